@@ -15,6 +15,8 @@ export interface IsoFs {
     lstat(path: string): Promise<unknown>;
     readlink?(path: string): Promise<string>;
     symlink?(target: string, path: string): Promise<void>;
+    /** Both node:fs and lightning-fs have it; the repo store swaps a finished import into place with it. */
+    rename?(oldPath: string, newPath: string): Promise<void>;
   };
 }
 

@@ -1,0 +1,99 @@
+// The browser side of Platform. Runs ONLY inside the engine web worker: lightning-fs (IndexedDB) is
+// created once here, because two FS instances with one name (page + worker) fight over a mutex.
+// No node: imports here or in anything imported from here.
+import LightningFS from '@isomorphic-git/lightning-fs';
+import { openDB, type IDBPDatabase } from 'idb';
+import type { IsoFs, Platform, RecordStore } from '../contracts/platform.ts';
+
+export interface BrowserPlatformOptions {
+  /** lightning-fs database name (default 'repairlab-fs'); tests may use their own. */
+  fsName?: string;
+  /** IndexedDB database for records (default 'repairlab-records'). */
+  recordsDbName?: string;
+  /** Base URL that public/ assets are served under (default: the app base, resolved from the worker's location). */
+  assetBaseUrl?: string;
+}
+
+const REPOS_ROOT = '/repos';
+const RECORDS_STORE = 'records';
+
+let sharedFs: { name: string; fs: LightningFS } | undefined;
+
+function lightningFs(name: string): LightningFS {
+  if (sharedFs) {
+    if (sharedFs.name !== name) {
+      throw new Error(`lightning-fs is already open as ${JSON.stringify(sharedFs.name)}; one FS per worker (asked for ${JSON.stringify(name)}).`);
+    }
+    return sharedFs.fs;
+  }
+  sharedFs = { name, fs: new LightningFS(name) };
+  return sharedFs.fs;
+}
+
+/** One object store keyed by [collection, id]: collections need no schema upgrade. */
+function createIdbRecordStore(dbName: string): RecordStore {
+  let db: Promise<IDBPDatabase> | undefined;
+  const open = () =>
+    (db ??= openDB(dbName, 1, {
+      upgrade(database) {
+        database.createObjectStore(RECORDS_STORE);
+      },
+    }));
+  // Arrays sort after strings in IndexedDB key order, so [c] .. [c, []] spans every [c, id].
+  const range = (collection: string) => IDBKeyRange.bound([collection], [collection, []]);
+  return {
+    async put(collection, id, value) {
+      await (await open()).put(RECORDS_STORE, structuredClone(value), [collection, id]);
+    },
+    async get<T>(collection: string, id: string) {
+      return (await (await open()).get(RECORDS_STORE, [collection, id])) as T | undefined;
+    },
+    async list(collection) {
+      const keys = await (await open()).getAllKeys(RECORDS_STORE, range(collection));
+      return keys.map((k) => String((k as unknown[])[1])).sort();
+    },
+    async delete(collection, id) {
+      await (await open()).delete(RECORDS_STORE, [collection, id]);
+    },
+  };
+}
+
+function defaultAssetBase(): string {
+  // The worker script lives under <base>/assets/ in a build and under <base>/worker/ in dev; both one level down.
+  const viteBase = (import.meta as { env?: { BASE_URL?: string } }).env?.BASE_URL;
+  return new URL(viteBase ?? './', self.location.origin + '/').href;
+}
+
+export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Platform {
+  const fs = lightningFs(options.fsName ?? 'repairlab-fs');
+  const assetBase = options.assetBaseUrl ?? defaultAssetBase();
+  let persistRequested = false;
+  const storage = (globalThis.navigator as Navigator | undefined)?.storage;
+  if (storage?.persist) {
+    persistRequested = true;
+    // Without persistence the origin's IndexedDB is evictable; asking is harmless if refused.
+    void storage.persist().catch(() => false);
+  }
+  return {
+    kind: 'browser',
+    fs: fs as unknown as IsoFs,
+    reposRoot: REPOS_ROOT,
+    async loadAsset(path: string) {
+      const url = new URL(path.replace(/^\/+/, ''), assetBase);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`Asset ${path} could not be loaded from ${url.href}: HTTP ${response.status}. Is the app built with its public/ files?`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+    records: createIdbRecordStore(options.recordsDbName ?? 'repairlab-records'),
+    async storageEstimate() {
+      if (!storage?.estimate) return undefined;
+      if (!persistRequested && storage.persist) {
+        persistRequested = true;
+        // Without persistence the origin's IndexedDB is evictable; asking is harmless if refused.
+        await storage.persist().catch(() => false);
+      }
+      const { usage, quota } = await storage.estimate();
+      return usage === undefined || quota === undefined ? undefined : { usage, quota };
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// One open repository: every read goes through ONE isomorphic-git `cache` object, so packfiles are
+// parsed once per session (without it each call re-reads the packs: minutes instead of seconds).
+// Trees and commits are memoised too, because blame walks the same ones many times.
+import git from 'isomorphic-git';
+import type { IsoFs } from '../contracts/platform.ts';
+import type { TreeFile } from '../contracts/workspace.ts';
+
+export interface GitPerson {
+  name: string;
+  email: string;
+  timestamp: number;
+  timezoneOffset: number;
+}
+
+export interface CommitInfo {
+  oid: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: GitPerson;
+  committer: GitPerson;
+}
+
+export interface TreeEntry {
+  /** '100644', '100755', '120000' (symlink), '040000' (tree), '160000' (submodule) */
+  mode: string;
+  name: string;
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+export class RepoError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RepoError';
+  }
+}
+
+export class RepoSession {
+  /** Shared isomorphic-git cache for every call in this session. */
+  readonly cache: object = {};
+  private readonly commits = new Map<string, Promise<CommitInfo>>();
+  private readonly trees = new Map<string, Promise<TreeEntry[]>>();
+
+  constructor(
+    readonly repoId: string,
+    readonly fs: IsoFs,
+    readonly gitdir: string,
+  ) {}
+
+  private get base() {
+    return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
+  }
+
+  /**
+   * A commit oid for a revision: full or abbreviated oid, ref name (HEAD, main, refs/tags/v1),
+   * optionally followed by git's ~N and ^N suffixes (e.g. `abc123~1`, `HEAD^2`).
+   */
+  async resolveRef(rev: string): Promise<string> {
+    const match = /^(.*?)((?:[~^]\d*)*)$/.exec(rev.trim());
+    const baseRev = match?.[1] ?? rev;
+    const suffix = match?.[2] ?? '';
+    if (!baseRev) throw new RepoError(`Revision ${JSON.stringify(rev)} is empty: name a commit, branch or tag.`);
+    let oid = await this.resolveBase(baseRev, rev);
+    for (const step of suffix.matchAll(/([~^])(\d*)/g)) {
+      const n = step[2] === '' ? 1 : Number(step[2]);
+      if (step[1] === '~') {
+        for (let i = 0; i < n; i++) oid = await this.parentOf(oid, 0, rev);
+      } else if (n > 0) {
+        oid = await this.parentOf(oid, n - 1, rev);
+      }
+    }
+    return oid;
+  }
+
+  private async parentOf(oid: string, index: number, rev: string): Promise<string> {
+    const parent = (await this.readCommit(oid)).parents[index];
+    if (!parent) throw new RepoError(`Revision ${JSON.stringify(rev)} goes past the history: ${oid.slice(0, 12)} has no parent #${index + 1}.`);
+    return parent;
+  }
+
+  private async resolveBase(baseRev: string, rev: string): Promise<string> {
+    let oid: string | undefined;
+    if (/^[0-9a-f]{40}$/.test(baseRev)) oid = baseRev;
+    else {
+      for (const candidate of [baseRev, `refs/heads/${baseRev}`, `refs/tags/${baseRev}`]) {
+        try {
+          oid = await git.resolveRef({ fs: this.fs as never, gitdir: this.gitdir, ref: candidate });
+          break;
+        } catch {
+          /* try the next spelling */
+        }
+      }
+      if (!oid && /^[0-9a-f]{4,39}$/.test(baseRev)) {
+        try {
+          oid = await git.expandOid({ ...this.base, oid: baseRev });
+        } catch {
+          /* reported below */
+        }
+      }
+    }
+    if (!oid) throw new RepoError(`Revision ${JSON.stringify(rev)} not found in repository ${this.repoId}: use a commit id, branch or tag that exists.`);
+    // Peel annotated tags down to the commit.
+    for (let i = 0; i < 10; i++) {
+      const current: string = oid;
+      const read: { type: string; object: unknown } = await git.readObject({ ...this.base, oid: current, format: 'parsed' }).catch(() => {
+        throw new RepoError(`Revision ${JSON.stringify(rev)} (${current}) is not in repository ${this.repoId}.`);
+      });
+      if (read.type === 'commit') return current;
+      if (read.type !== 'tag') throw new RepoError(`Revision ${JSON.stringify(rev)} names a ${read.type}, not a commit.`);
+      oid = (read.object as { object: string }).object;
+    }
+    throw new RepoError(`Revision ${JSON.stringify(rev)}: tag chain too deep.`);
+  }
+
+  readCommit(oid: string): Promise<CommitInfo> {
+    let found = this.commits.get(oid);
+    if (!found) {
+      found = git.readCommit({ ...this.base, oid }).then(({ commit }) => ({
+        oid,
+        tree: commit.tree,
+        parents: commit.parent,
+        message: commit.message,
+        author: commit.author,
+        committer: commit.committer,
+      }));
+      found.catch(() => this.commits.delete(oid));
+      this.commits.set(oid, found);
+    }
+    return found;
+  }
+
+  readTreeEntries(treeOid: string): Promise<TreeEntry[]> {
+    let found = this.trees.get(treeOid);
+    if (!found) {
+      found = git.readTree({ ...this.base, oid: treeOid }).then(({ tree }) =>
+        tree.map((e) => ({ mode: e.mode, name: e.path, oid: e.oid, type: e.type })),
+      );
+      found.catch(() => this.trees.delete(treeOid));
+      this.trees.set(treeOid, found);
+    }
+    return found;
+  }
+
+  /** The tree entry at a repo-relative path inside a tree, or undefined. '' is the tree itself. */
+  async entryInTree(treeOid: string, path: string): Promise<TreeEntry | undefined> {
+    const parts = path.split('/').filter(Boolean);
+    let entry: TreeEntry = { mode: '040000', name: '', oid: treeOid, type: 'tree' };
+    for (const part of parts) {
+      if (entry.type !== 'tree') return undefined;
+      const next = (await this.readTreeEntries(entry.oid)).find((e) => e.name === part);
+      if (!next) return undefined;
+      entry = next;
+    }
+    return entry;
+  }
+
+  async entryAt(commit: string, path: string): Promise<TreeEntry | undefined> {
+    return this.entryInTree((await this.readCommit(commit)).tree, path);
+  }
+
+  /** Every blob under a tree (recursively), sorted by path; submodule entries are skipped. */
+  async listTreeFiles(treeOid: string, prefix = ''): Promise<(TreeFile & { mode: string })[]> {
+    const out: (TreeFile & { mode: string })[] = [];
+    const walk = async (oid: string, dir: string) => {
+      for (const e of await this.readTreeEntries(oid)) {
+        const path = dir ? `${dir}/${e.name}` : e.name;
+        if (e.type === 'tree') await walk(e.oid, path);
+        else if (e.type === 'blob') out.push({ path, oid: e.oid, mode: e.mode });
+      }
+    };
+    await walk(treeOid, prefix);
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async listTree(commit: string): Promise<(TreeFile & { mode: string })[]> {
+    return this.listTreeFiles((await this.readCommit(commit)).tree);
+  }
+
+  async readBlob(oid: string): Promise<Uint8Array> {
+    const { blob } = await git.readBlob({ ...this.base, oid });
+    return blob;
+  }
+
+  /** Bytes of a file at a commit, or undefined if the path is not a file there. */
+  async readFileAt(commit: string, path: string): Promise<Uint8Array | undefined> {
+    const entry = await this.entryAt(commit, path);
+    return entry?.type === 'blob' ? this.readBlob(entry.oid) : undefined;
+  }
+}
