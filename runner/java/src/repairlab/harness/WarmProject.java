@@ -1,0 +1,292 @@
+package repairlab.harness;
+
+import com.sun.source.util.JavacTask;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.Elements;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
+import javax.tools.ToolProvider;
+
+/**
+ * The warm path's compiler: the whole project is compiled once into a baseline class directory; each patch then
+ * compiles only its changed files in memory against those classes. When a changed file's non-private API
+ * (members, types, constants) differs from the baseline, dependents may be stale, so everything is recompiled in memory.
+ */
+final class WarmProject {
+  final Path root;
+  final Path out;
+  final List<String> sourceDirs;
+  final List<String> testDirs;
+  final List<Path> resourceDirs = new ArrayList<>();
+  final List<String> jars;
+  final int release;
+  private final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+  private final StandardJavaFileManager files;
+  /** repo path → absolute path of every base .java file */
+  final Map<String, Path> baseSources = new TreeMap<>();
+  /** binary class name → API signature, from the baseline compile */
+  private final Map<String, String> baselineSigs = new HashMap<>();
+  /** repo path → binary names of the types the baseline declared in it */
+  private final Map<String, Set<String>> baselineTypesByFile = new HashMap<>();
+  boolean baselineCompiled = false;
+
+  WarmProject(Request config) throws IOException {
+    root = Path.of(config.get("root", "."));
+    out = Path.of(config.get("out", "/tmp/classes"));
+    sourceDirs = config.all("sourceDir");
+    testDirs = config.all("testDir");
+    for (String d : config.all("resourceDir")) resourceDirs.add(root.resolve(d));
+    for (String d : config.all("testResourceDir")) resourceDirs.add(root.resolve(d));
+    jars = config.all("jar");
+    release = Integer.parseInt(config.get("release", "11"));
+    files = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+    List<String> roots = new ArrayList<>(sourceDirs);
+    roots.addAll(testDirs);
+    for (String dir : roots) {
+      Path base = root.resolve(dir);
+      if (!Files.isDirectory(base)) continue;
+      try (Stream<Path> walk = Files.walk(base)) {
+        walk.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+            .forEach(p -> baseSources.put(root.relativize(p).toString().replace('\\', '/'), p));
+      }
+    }
+  }
+
+  static String classNameOf(String repoPath, List<String> roots) {
+    for (String r : roots) {
+      String prefix = r.endsWith("/") ? r : r + "/";
+      if (repoPath.startsWith(prefix) && repoPath.endsWith(".java")) {
+        return repoPath.substring(prefix.length(), repoPath.length() - 5).replace('/', '.');
+      }
+    }
+    return null;
+  }
+
+  List<String> allRoots() {
+    List<String> roots = new ArrayList<>(sourceDirs);
+    roots.addAll(testDirs);
+    return roots;
+  }
+
+  private List<String> options(boolean withBaselineClasses) {
+    List<String> cp = new ArrayList<>();
+    if (withBaselineClasses) cp.add(out.toString());
+    cp.addAll(jars);
+    List<String> o = new ArrayList<>(List.of("--release", String.valueOf(release), "-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
+    o.add("-classpath");
+    o.add(String.join(java.io.File.pathSeparator, cp));
+    return o;
+  }
+
+  static final class Outcome {
+    boolean compiled;
+    List<Map<String, Object>> diagnostics = new ArrayList<>();
+    Map<String, byte[]> classes = new HashMap<>();
+    boolean full;
+    long ms;
+  }
+
+  /** Compiles the whole base project to the baseline directory (once per worker). */
+  Outcome compileBaseline() throws IOException {
+    long t0 = System.currentTimeMillis();
+    Files.createDirectories(out);
+    Outcome o = new Outcome();
+    Map<Path, String> names = new HashMap<>();
+    for (Map.Entry<String, Path> e : baseSources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
+    files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(out.toFile()));
+    DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+    Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(baseSources.values());
+    JavacTask task = (JavacTask) compiler.getTask(null, files, diags, options(false), null, units);
+    Map<String, String> sigs = new HashMap<>();
+    Map<String, Set<String>> byFile = new HashMap<>();
+    boolean ok = analyzeAndGenerate(task, sigs, byFile, names);
+    o.compiled = ok && !hasErrors(diags);
+    o.diagnostics = convert(diags, names);
+    baselineSigs.putAll(sigs);
+    baselineTypesByFile.putAll(byFile);
+    baselineCompiled = o.compiled;
+    o.ms = System.currentTimeMillis() - t0;
+    return o;
+  }
+
+  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<Path, String> names) {
+    try {
+      Elements elements = task.getElements();
+      com.sun.source.util.Trees trees = com.sun.source.util.Trees.instance(task);
+      for (Element e : task.analyze()) {
+        if (e instanceof TypeElement) {
+          TypeElement te = (TypeElement) e;
+          String file = null;
+          com.sun.source.util.TreePath path = trees.getPath(te);
+          if (path != null) file = names.get(Path.of(path.getCompilationUnit().getSourceFile().toUri()).toAbsolutePath());
+          signature(te, elements, sigs, file, byFile);
+        }
+      }
+      task.generate();
+      return true;
+    } catch (IOException | RuntimeException ex) {
+      return false;
+    }
+  }
+
+  private static void signature(TypeElement te, Elements elements, Map<String, String> sigs, String file, Map<String, Set<String>> byFile) {
+    StringBuilder b = new StringBuilder();
+    b.append(te.getKind()).append(te.getModifiers()).append(te.getSuperclass()).append(te.getInterfaces()).append(te.getTypeParameters());
+    for (Element e : te.getEnclosedElements()) {
+      if (e.getModifiers().contains(Modifier.PRIVATE)) continue;
+      if (e instanceof TypeElement) {
+        signature((TypeElement) e, elements, sigs, file, byFile);
+        b.append("|type ").append(e.getSimpleName());
+        continue;
+      }
+      b.append('|').append(e.getKind()).append(e.getModifiers()).append(e.getSimpleName()).append(':').append(e.asType());
+      if (e instanceof VariableElement) {
+        Object c = ((VariableElement) e).getConstantValue();
+        if (c != null) b.append('=').append(c);
+      }
+    }
+    String name = elements.getBinaryName(te).toString();
+    sigs.put(name, b.toString());
+    if (file != null) byFile.computeIfAbsent(file, k -> new TreeSet<>()).add(name);
+  }
+
+  private static boolean hasErrors(DiagnosticCollector<JavaFileObject> diags) {
+    for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) if (d.getKind() == Diagnostic.Kind.ERROR) return true;
+    return false;
+  }
+
+  private static List<Map<String, Object>> convert(DiagnosticCollector<JavaFileObject> diags, Map<Path, String> names) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+      boolean error = d.getKind() == Diagnostic.Kind.ERROR;
+      boolean warning = d.getKind() == Diagnostic.Kind.WARNING || d.getKind() == Diagnostic.Kind.MANDATORY_WARNING;
+      if (!error && !warning) continue;
+      if (list.size() >= 100) break;
+      Map<String, Object> m = new LinkedHashMap<>();
+      String file = "";
+      if (d.getSource() != null) {
+        Path p = Path.of(d.getSource().toUri()).toAbsolutePath();
+        file = names.getOrDefault(p, p.toString());
+      }
+      m.put("file", file);
+      m.put("line", (int) Math.max(0, d.getLineNumber()));
+      if (d.getColumnNumber() > 0) m.put("column", (int) d.getColumnNumber());
+      m.put("kind", error ? "error" : "warning");
+      m.put("message", d.getMessage(Locale.ROOT));
+      list.add(m);
+    }
+    return list;
+  }
+
+  /** Output classes to memory instead of disk. */
+  private final class MemoryFiles extends ForwardingJavaFileManager<StandardJavaFileManager> {
+    final Map<String, ByteArrayOutputStream> classes = new HashMap<>();
+
+    MemoryFiles() {
+      super(files);
+    }
+
+    @Override
+    public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind, FileObject sibling) {
+      return new SimpleJavaFileObject(URI.create("mem:///" + className.replace('.', '/') + kind.extension), kind) {
+        @Override
+        public OutputStream openOutputStream() {
+          ByteArrayOutputStream b = new ByteArrayOutputStream();
+          classes.put(className, b);
+          return b;
+        }
+      };
+    }
+  }
+
+  /**
+   * Compiles a patch: `changed` maps repo paths to the files holding their new content, `deleted` lists removed
+   * .java files. Incremental when the API of every changed type is unchanged, otherwise a full in-memory rebuild.
+   */
+  Outcome compilePatch(Map<String, Path> changed, Set<String> deleted) {
+    long t0 = System.currentTimeMillis();
+    Outcome o = new Outcome();
+    if (changed.isEmpty() && deleted.isEmpty()) {
+      o.compiled = baselineCompiled;
+      o.ms = 0;
+      return o;
+    }
+    boolean needFull = !baselineCompiled || !deleted.isEmpty();
+    if (!needFull) {
+      compileInto(o, changed, true);
+      if (!o.compiled) {
+        o.ms = System.currentTimeMillis() - t0;
+        return o;
+      }
+      needFull = apiChanged(o, changed);
+    }
+    if (needFull) {
+      Map<String, Path> all = new TreeMap<>(baseSources);
+      for (String d : deleted) all.remove(d);
+      all.putAll(changed);
+      Outcome full = new Outcome();
+      compileInto(full, all, false);
+      full.full = true;
+      full.ms = System.currentTimeMillis() - t0;
+      return full;
+    }
+    o.ms = System.currentTimeMillis() - t0;
+    return o;
+  }
+
+  private Map<String, String> lastSigs = new HashMap<>();
+  private Map<String, Set<String>> lastByFile = new HashMap<>();
+
+  private void compileInto(Outcome o, Map<String, Path> sources, boolean againstBaseline) {
+    Map<Path, String> names = new HashMap<>();
+    for (Map.Entry<String, Path> e : sources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
+    MemoryFiles mem = new MemoryFiles();
+    DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+    JavacTask task = (JavacTask) compiler.getTask(null, mem, diags, options(againstBaseline), null, files.getJavaFileObjectsFromPaths(sources.values()));
+    lastSigs = new HashMap<>();
+    lastByFile = new HashMap<>();
+    boolean ok = analyzeAndGenerate(task, lastSigs, lastByFile, names);
+    o.compiled = ok && !hasErrors(diags);
+    o.diagnostics = convert(diags, names);
+    if (o.compiled) for (Map.Entry<String, ByteArrayOutputStream> e : mem.classes.entrySet()) o.classes.put(e.getKey(), e.getValue().toByteArray());
+  }
+
+  private boolean apiChanged(Outcome o, Map<String, Path> changed) {
+    for (String file : changed.keySet()) {
+      Set<String> before = baselineTypesByFile.getOrDefault(file, Set.of());
+      Set<String> after = lastByFile.getOrDefault(file, Set.of());
+      if (!after.containsAll(before)) return true;
+      for (String type : after) {
+        String old = baselineSigs.get(type);
+        if (old != null && !old.equals(lastSigs.get(type))) return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,144 @@
+// The cold path: a fresh copy of the project, `javac` for program then test sources, and a fresh JVM running the
+// harness over the compiled classes. It is the fallback when the warm path cannot serve a request and the
+// baseline the benchmark compares the warm path with.
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProjectLayout } from '../../worker/contracts/bug.ts';
+import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
+import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
+import { parseJavacOutput } from './diagnostics.ts';
+import { projectJars, runtimeJars } from './java-env.ts';
+import { runSandboxed } from './proc.ts';
+import { writeRequestFile, type RequestEntries } from './request-file.ts';
+import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
+import type { Bind } from './sandbox.ts';
+
+export interface ColdJob {
+  treeId: string;
+  treeDir: string;
+  overlay: Record<string, string | null>;
+  layout: ProjectLayout;
+  tests: TestSelection;
+  limits: Limits;
+  coverage: boolean;
+}
+
+function quoteArgFile(p: string): string {
+  return `"${p.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<HarnessAnswer> {
+  const deadline = Date.now() + job.limits.wallClockMs;
+  const work = workDir(ctx, 'cold', randomUUID());
+  const project = path.join(work, 'project');
+  const out = path.join(work, 'out');
+  try {
+    await mkdir(out, { recursive: true });
+    await cp(job.treeDir, project, { recursive: true });
+    for (const [file, content] of Object.entries(job.overlay)) {
+      const target = path.join(project, file);
+      if (content === null) await rm(target, { force: true });
+      else {
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, content);
+      }
+    }
+    await ctx.sandbox.prepareWritable(work);
+    const { layout } = job;
+    const jars = projectJars(layout.junit, layout.classpath);
+    const binds: Bind[] = [
+      { path: work, writable: true },
+      { path: ctx.harnessDir, writable: false },
+    ];
+    const relativize = (f: string) => (f.startsWith(`${project}/`) ? f.slice(project.length + 1) : f);
+    const compileMs0 = Date.now();
+    const diagnostics: Diagnostic[] = [];
+    const classDirs: string[] = [];
+    const programSources = await listJavaSources(project, layout.sourceDirs);
+    const testSources = await listJavaSources(project, layout.testDirs);
+    // like `defects4j compile`: program sources first, then tests against them
+    for (const [name, sources] of [
+      ['main', programSources],
+      ['test', testSources],
+    ] as const) {
+      if (sources.length === 0) continue;
+      const dest = path.join(out, name);
+      await mkdir(dest, { recursive: true });
+      const argFile = path.join(out, `${name}-sources.txt`);
+      await writeFile(argFile, sources.map((s) => quoteArgFile(path.join(project, s))).join('\n'));
+      await ctx.sandbox.prepareWritable(out);
+      const r = await runSandboxed(
+        ctx.sandbox,
+        {
+          argv: [
+            'javac', `-J-Xmx${ctx.jvm.heapMb}m`, '-J-XX:+UseSerialGC',
+            '-d', dest, '--release', String(layout.javaRelease), '-encoding', 'UTF-8', '-proc:none', '-g', '-nowarn', '-Xmaxerrs', '100',
+            '-cp', [...classDirs, ...jars].join(':'), `@${argFile}`,
+          ],
+          binds,
+          cwd: project,
+          limits: { ...ctx.process, cpuSeconds: Math.ceil(job.limits.wallClockMs / 1000) + 5 },
+          group: job.treeId,
+        },
+        Math.max(1000, deadline - Date.now()),
+      );
+      diagnostics.push(...parseJavacOutput(r.stderr + r.stdout, relativize));
+      if (r.timedOut) {
+        return { compiled: false, diagnostics, tests: [], stopped: 'wall-clock', compileMs: Date.now() - compileMs0, testsMs: 0 };
+      }
+      if (r.code !== 0) {
+        if (!diagnostics.some((d) => d.kind === 'error')) {
+          diagnostics.push({ file: '', line: 0, kind: 'error', message: `javac failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}` });
+        }
+        return { compiled: false, diagnostics, tests: [], stopped: 'compile-error', compileMs: Date.now() - compileMs0, testsMs: 0 };
+      }
+      classDirs.push(dest);
+    }
+    const compileMs = Date.now() - compileMs0;
+
+    const entries: RequestEntries = [
+      ['junit', layout.junit],
+      ['mode', job.tests.mode],
+      ['perTestTimeoutMs', job.limits.perTestTimeoutMs],
+      ['wallClockMs', Math.max(1, deadline - Date.now())],
+      ['coverage', job.coverage],
+    ];
+    if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
+    for (const d of classDirs) entries.push(['classDir', d]);
+    for (const d of [...layout.resourceDirs, ...layout.testResourceDirs]) entries.push(['resourceDir', path.join(project, d)]);
+    for (const d of layout.sourceDirs) entries.push(['sourceDir', d]);
+    for (const s of programSources) entries.push(['programClass', classNameOf(s, layout.sourceDirs)!]);
+    for (const s of testSources) entries.push(['testClass', classNameOf(s, layout.testDirs)!]);
+    const requestFile = path.join(out, 'request.txt');
+    await writeRequestFile(requestFile, entries);
+    const t0 = Date.now();
+    const r = await runSandboxed(
+      ctx.sandbox,
+      {
+        argv: [
+          'java', ...jvmFlags(ctx.jvm), '-XX:TieredStopAtLevel=1',
+          '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath)].join(':'),
+          'repairlab.harness.Harness', 'run', requestFile,
+        ],
+        binds,
+        cwd: project,
+        limits: { ...ctx.process, cpuSeconds: Math.ceil(job.limits.wallClockMs / 1000) + 5 },
+        group: job.treeId,
+      },
+      Math.max(1000, deadline - Date.now()) + 2000,
+    );
+    const testsMs = Date.now() - t0;
+    const msg = r.messages.find((m) => Array.isArray(m.tests));
+    if (!msg) {
+      const why = r.timedOut
+        ? 'the wall clock ran out'
+        : `the test JVM exited (code ${r.code}${r.signal ? `, signal ${r.signal}` : ''}) without a result: ${(r.stderr || r.stdout).trim().slice(-1500)}`;
+      return { compiled: true, diagnostics, tests: [], stopped: r.timedOut ? 'wall-clock' : 'crash', compileMs, testsMs, crashReason: why };
+    }
+    const answer = readHarnessAnswer(msg, compileMs);
+    return { ...answer, compiled: true, diagnostics, compileMs, testsMs };
+  } finally {
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
+  }
+}

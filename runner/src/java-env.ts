@@ -1,0 +1,88 @@
+// The Java toolchain the runner uses: the JDK, Debian's JUnit/hamcrest/JaCoCo jars, and the harness
+// (runner/java/src) compiled once per content hash into the data directory.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { JUnitVersion } from '../../worker/contracts/bug.ts';
+
+export const JAVA_DIR = process.env.REPAIRLAB_JAVA_LIBS ?? '/usr/share/java';
+const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
+
+const jar = (name: string) => path.join(JAVA_DIR, name);
+
+/** Jars by the names layouts use in `classpath` (ProjectLayout.classpath). */
+export const KNOWN_JARS: Record<string, string[]> = {
+  junit4: [jar('junit4.jar')],
+  hamcrest: [jar('hamcrest.jar')],
+  'hamcrest-core': [jar('hamcrest.jar')],
+  'hamcrest-library': [jar('hamcrest.jar')],
+  junit5: [jar('junit-platform-console-standalone.jar')],
+  jacoco: [jar('org.jacoco.core.jar'), jar('asm.jar'), jar('asm-commons.jar'), jar('asm-tree.jar')],
+};
+
+const COVERAGE_JARS = KNOWN_JARS.jacoco!;
+
+/** Jars on the harness JVM's class path (and on javac's) for a project. */
+export function projectJars(junit: JUnitVersion, extra: string[]): string[] {
+  const jars = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.hamcrest!];
+  if (junit === 'junit5') jars.unshift(...KNOWN_JARS.junit5!);
+  for (const name of extra) {
+    const known = KNOWN_JARS[name];
+    if (!known) throw new Error(`Unknown classpath entry "${name}": the runner knows ${Object.keys(KNOWN_JARS).join(', ')}.`);
+    jars.push(...known);
+  }
+  return [...new Set(jars)];
+}
+
+export function runtimeJars(junit: JUnitVersion, extra: string[]): string[] {
+  return [...new Set([...projectJars(junit, extra), ...COVERAGE_JARS])];
+}
+
+export function missingJars(): string[] {
+  return [...KNOWN_JARS.junit4!, ...KNOWN_JARS.hamcrest!, ...KNOWN_JARS.junit5!, ...COVERAGE_JARS].filter((j) => !existsSync(j));
+}
+
+export function jdkVersion(): string {
+  const r = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error('javac was not found: install a JDK ≥ 17 (Debian: apt-get install openjdk-17-jdk-headless).');
+  return (r.stdout || r.stderr).trim();
+}
+
+function harnessSources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.java')) out.push(p);
+    }
+  };
+  walk(HARNESS_SRC);
+  return out.sort();
+}
+
+/** Compiles the harness (unsandboxed: it is the runner's own code) into <dataDir>/harness/<hash>; returns that dir. */
+export async function buildHarness(dataDir: string): Promise<string> {
+  const sources = harnessSources();
+  const hash = createHash('sha256');
+  for (const s of sources) hash.update(s).update(readFileSync(s));
+  const dir = path.join(dataDir, 'harness', hash.digest('hex').slice(0, 16));
+  if (existsSync(dir)) return dir;
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  const cp = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.junit5!, ...COVERAGE_JARS].join(':');
+  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', '--release', '17', '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`The runner's Java harness did not compile:\n${r.stderr}`);
+  await rename(tmp, dir).catch(async (e: NodeJS.ErrnoException) => {
+    if (!existsSync(dir)) throw e; // a concurrent start won the race
+    await rm(tmp, { recursive: true, force: true });
+  });
+  await chmod(path.dirname(dir), 0o755);
+  return dir;
+}

@@ -1,0 +1,332 @@
+// Sandbox backends for everything that runs project code (javac, the Java harness). Each backend probes itself at
+// start and reports only the isolation it actually obtained (runner-api.ts Isolation).
+//
+// Paths are the same inside and outside the sandbox: each backend binds host directories at their own path, so
+// commands, request files and javac diagnostics need no translation.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chown, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Isolation } from '../../worker/contracts/runner-api.ts';
+
+export type SandboxBackend = 'bwrap' | 'docker' | 'none';
+
+export interface Bind {
+  path: string;
+  writable: boolean;
+}
+
+export interface ProcessLimits {
+  /** RLIMIT_NPROC: processes + threads of the sandbox user */
+  nproc: number;
+  /** RLIMIT_CPU in seconds */
+  cpuSeconds: number;
+  /** RLIMIT_FSIZE: largest file the code may write */
+  fileSizeBytes: number;
+}
+
+export interface SandboxCommand {
+  argv: string[];
+  binds: Bind[];
+  cwd: string;
+  env?: Record<string, string>;
+  limits: ProcessLimits;
+  /** groups commands that share a long-lived container (docker): the base snapshot id */
+  group: string;
+}
+
+export interface Sandbox {
+  readonly backend: SandboxBackend;
+  readonly isolation: Isolation;
+  /** The host argv that runs `cmd` inside the sandbox. */
+  command(cmd: SandboxCommand): Promise<string[]>;
+  /** Makes a directory writable by the sandbox user (it may be an unprivileged uid). */
+  prepareWritable(dir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class SandboxUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+/** When the runner runs as root, sandboxed code runs as nobody so that RLIMIT_NPROC applies (root ignores it). */
+const SANDBOX_UID = 65534;
+
+function have(binary: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' }).status === 0;
+}
+
+function prlimitArgs(l: ProcessLimits): string[] {
+  return ['prlimit', `--nproc=${l.nproc}`, `--cpu=${l.cpuSeconds}`, `--fsize=${l.fileSizeBytes}`, '--core=0', '--'];
+}
+
+const BASE_ENV: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8' };
+
+function runCapture(argv: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: stderr + String(e) });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+// ---------------------------------------------------------------- bubblewrap
+
+class BwrapSandbox implements Sandbox {
+  readonly backend = 'bwrap' as const;
+  constructor(readonly isolation: Isolation) {}
+
+  static argv(cmd: Omit<SandboxCommand, 'group'>): string[] {
+    const out: string[] = [];
+    if (isRoot) out.push('setpriv', `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, '--clear-groups', '--');
+    out.push(
+      'bwrap',
+      '--unshare-all', // user, ipc, pid, net, uts, cgroup namespaces: no network at all
+      '--die-with-parent',
+      '--new-session',
+      '--clearenv',
+      '--ro-bind', '/usr', '/usr',
+      '--symlink', 'usr/lib', '/lib',
+      '--symlink', 'usr/lib64', '/lib64',
+      '--symlink', 'usr/bin', '/bin',
+      '--symlink', 'usr/sbin', '/sbin',
+      '--ro-bind', '/etc', '/etc',
+      '--proc', '/proc',
+      '--dev', '/dev',
+      '--tmpfs', '/tmp',
+      '--tmpfs', '/var/tmp',
+    );
+    for (const b of cmd.binds) out.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
+    for (const [k, v] of Object.entries({ ...BASE_ENV, ...cmd.env })) out.push('--setenv', k, v);
+    out.push('--chdir', cmd.cwd, '--cap-drop', 'ALL', '--', ...prlimitArgs(cmd.limits), ...cmd.argv);
+    return out;
+  }
+
+  async command(cmd: SandboxCommand): Promise<string[]> {
+    return BwrapSandbox.argv(cmd);
+  }
+
+  async prepareWritable(dir: string): Promise<void> {
+    if (isRoot) await chownRecursive(dir, SANDBOX_UID);
+  }
+
+  async close(): Promise<void> {}
+}
+
+async function chownRecursive(dir: string, uid: number): Promise<void> {
+  const { readdir } = await import('node:fs/promises');
+  await chown(dir, uid, uid);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) await chownRecursive(p, uid);
+    else await chown(p, uid, uid);
+  }
+}
+
+const PROBE_SCRIPT = [
+  'cat /proc/net/dev',
+  'echo ::usr; (touch /usr/.repairlab-probe 2>/dev/null && echo WRITABLE)',
+  'echo ::tmp; ls -A /tmp',
+  'echo ::limits; grep -E "^Max (processes|file size)" /proc/self/limits',
+  'echo ::uid; id -u',
+].join('; ');
+
+/** Reads what a probe command saw from inside: interfaces, /usr writability, /tmp contents, limits, uid. */
+function interpretProbe(stdout: string, hostMarker: string, limits: ProcessLimits): Omit<Isolation, 'backend'> {
+  const section = (name: string) => stdout.split(`::${name}\n`)[1]?.split('::')[0] ?? '';
+  const interfaces = stdout
+    .split('::usr')[0]!
+    .split('\n')
+    .slice(2)
+    .map((l) => l.split(':')[0]!.trim())
+    .filter(Boolean);
+  const noNetwork = interfaces.every((i) => i === 'lo');
+  const readOnlySystem = !section('usr').includes('WRITABLE');
+  const privateTmp = !section('tmp').includes(hostMarker);
+  const limitLines = section('limits');
+  const uid = Number(section('uid').trim());
+  const nprocSet = new RegExp(`Max processes\\s+${limits.nproc}\\s`).test(limitLines);
+  const fsizeSet = new RegExp(`Max file size\\s+${limits.fileSizeBytes}\\s`).test(limitLines);
+  const notes: string[] = [];
+  if (!noNetwork) notes.push(`network interfaces visible inside the sandbox: ${interfaces.join(', ')}`);
+  if (uid === 0) notes.push('sandboxed code runs as root: the process-count limit is not enforced for root');
+  return {
+    network: noNetwork,
+    readOnlySystem,
+    privateTmp,
+    processLimits: nprocSet && fsizeSet && uid !== 0,
+    notes,
+  };
+}
+
+const PROBE_LIMITS: ProcessLimits = { nproc: 777, cpuSeconds: 60, fileSizeBytes: 7_777_777 };
+
+async function probeBwrap(): Promise<Isolation> {
+  for (const bin of ['bwrap', 'prlimit', ...(isRoot ? ['setpriv'] : [])]) {
+    if (!have(bin)) throw new SandboxUnavailableError(`bubblewrap sandbox unavailable: \`${bin}\` is not installed (Debian: apt-get install bubblewrap util-linux).`);
+  }
+  const marker = `repairlab-probe-${randomUUID()}`;
+  const hostMarker = path.join(os.tmpdir(), marker);
+  await writeFile(hostMarker, '');
+  try {
+    const argv = BwrapSandbox.argv({ argv: ['sh', '-c', PROBE_SCRIPT], binds: [], cwd: '/', limits: PROBE_LIMITS });
+    const r = await runCapture(argv);
+    if (r.code !== 0) {
+      throw new SandboxUnavailableError(
+        `bubblewrap failed its start-up probe (exit ${r.code}): ${r.stderr.trim().slice(0, 400)}. ` +
+          'Inside Docker or on systems that restrict user namespaces bwrap cannot run: use --sandbox docker, or --sandbox none --allow-unsandboxed on a machine you do not mind tests touching.',
+      );
+    }
+    const seen = interpretProbe(r.stdout, marker, PROBE_LIMITS);
+    return { backend: 'bwrap', ...seen, notes: [...seen.notes, 'JVM heap, metaspace and stack are capped by JVM flags'] };
+  } finally {
+    await rm(hostMarker, { force: true });
+  }
+}
+
+// ---------------------------------------------------------------- none (explicit opt-in only)
+
+class UnsandboxedRunner implements Sandbox {
+  readonly backend = 'none' as const;
+  constructor(readonly isolation: Isolation) {}
+
+  async command(cmd: SandboxCommand): Promise<string[]> {
+    // no isolation: only resource limits, and the code sees the host as the runner's user
+    return ['env', '-i', ...Object.entries({ ...BASE_ENV, ...cmd.env }).map(([k, v]) => `${k}=${v}`), ...prlimitArgs(cmd.limits), ...cmd.argv];
+  }
+
+  async prepareWritable(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+// ---------------------------------------------------------------- docker
+
+export const DOCKER_IMAGE = 'repairlab-runner-sandbox:1';
+
+/**
+ * One long-lived container per base snapshot (`docker run -d … sleep infinity`), `docker exec` per command.
+ * The container mounts the runner's data directory at the same path, so paths need no translation.
+ */
+class DockerSandbox implements Sandbox {
+  readonly backend = 'docker' as const;
+  private containers = new Map<string, Promise<string>>();
+  private readonly prefix = `repairlab-${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    readonly isolation: Isolation,
+    private readonly dataDir: string,
+    private readonly memoryMb: number,
+  ) {}
+
+  private container(group: string, cmd: SandboxCommand): Promise<string> {
+    let c = this.containers.get(group);
+    if (!c) {
+      const name = `${this.prefix}-${group.slice(0, 12)}`;
+      c = runCapture(
+        [
+          'docker', 'run', '-d', '--rm', '--name', name,
+          '--network', 'none',
+          '--memory', `${this.memoryMb}m`, '--memory-swap', `${this.memoryMb}m`,
+          '--cpus', '1', '--pids-limit', String(cmd.limits.nproc),
+          '--read-only', '--tmpfs', '/tmp:size=256m',
+          '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+          '--user', `${SANDBOX_UID}:${SANDBOX_UID}`,
+          '-v', `${this.dataDir}:${this.dataDir}`,
+          DOCKER_IMAGE, 'sleep', 'infinity',
+        ],
+        120_000,
+      ).then((r) => {
+        if (r.code !== 0) throw new SandboxUnavailableError(`docker run failed: ${r.stderr.trim().slice(0, 400)}`);
+        return name;
+      });
+      this.containers.set(group, c);
+    }
+    return c;
+  }
+
+  async command(cmd: SandboxCommand): Promise<string[]> {
+    const name = await this.container(cmd.group, cmd);
+    const env = Object.entries({ ...BASE_ENV, ...cmd.env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    return ['docker', 'exec', '-i', '-w', cmd.cwd, ...env, name, ...prlimitArgs(cmd.limits), ...cmd.argv];
+  }
+
+  async prepareWritable(dir: string): Promise<void> {
+    if (isRoot) await chownRecursive(dir, SANDBOX_UID);
+  }
+
+  async close(): Promise<void> {
+    const names = await Promise.allSettled([...this.containers.values()]);
+    await Promise.all(
+      names.flatMap((n) => (n.status === 'fulfilled' ? [runCapture(['docker', 'rm', '-f', n.value], 30_000)] : [])),
+    );
+  }
+}
+
+async function probeDocker(): Promise<Isolation> {
+  if (!have('docker')) throw new SandboxUnavailableError('docker sandbox unavailable: the docker client is not installed.');
+  const info = await runCapture(['docker', 'info', '--format', '{{.ServerVersion}}'], 15_000);
+  if (info.code !== 0) {
+    throw new SandboxUnavailableError(
+      `docker sandbox unavailable: no Docker engine answered (${info.stderr.trim().split('\n')[0] ?? 'docker info failed'}). Start Docker, or use --sandbox bwrap.`,
+    );
+  }
+  const image = await runCapture(['docker', 'image', 'inspect', DOCKER_IMAGE], 15_000);
+  if (image.code !== 0) {
+    throw new SandboxUnavailableError(`docker sandbox unavailable: image ${DOCKER_IMAGE} is missing. Build it: docker build -t ${DOCKER_IMAGE} runner/`);
+  }
+  return {
+    backend: 'docker',
+    network: true,
+    readOnlySystem: true,
+    privateTmp: true,
+    processLimits: true,
+    notes: [`Docker engine ${info.stdout.trim()}; one container per base snapshot with --network none, --read-only, --cap-drop ALL`],
+  };
+}
+
+// ---------------------------------------------------------------- selection
+
+export interface SandboxOptions {
+  sandbox?: SandboxBackend;
+  allowUnsandboxed?: boolean;
+  dataDir: string;
+  memoryMb: number;
+}
+
+/** Picks and probes the backend. bwrap is the default; `none` needs allowUnsandboxed. Never silently downgrades. */
+export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
+  const wanted = opts.sandbox ?? 'bwrap';
+  if (wanted === 'bwrap') return new BwrapSandbox(await probeBwrap());
+  if (wanted === 'docker') return new DockerSandbox(await probeDocker(), opts.dataDir, opts.memoryMb);
+  if (!opts.allowUnsandboxed) {
+    throw new SandboxUnavailableError('Refusing to run model-written code without a sandbox: --sandbox none also needs --allow-unsandboxed.');
+  }
+  return new UnsandboxedRunner({
+    backend: 'none',
+    network: false,
+    readOnlySystem: false,
+    privateTmp: false,
+    processLimits: existsSync('/usr/bin/prlimit') && !isRoot,
+    notes: ['NO SANDBOX: tests run as the runner user with full access to this machine and its network'],
+  });
+}
+
+/** Exposed for tests of the probe parser. */
+export const _internal = { interpretProbe };

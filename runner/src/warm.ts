@@ -1,0 +1,251 @@
+// The warm path: one long-lived harness JVM per base snapshot (inside the sandbox) that compiled the project once
+// and then validates patches by compiling only changed files in memory and loading them in a fresh classloader.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProjectLayout } from '../../worker/contracts/bug.ts';
+import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
+import { jvmFlags, workDir, type RunnerContext } from './context.ts';
+import { runtimeJars, projectJars } from './java-env.ts';
+import { killTree, ProtocolReader } from './proc.ts';
+import { writeRequestFile, type RequestEntries } from './request-file.ts';
+import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
+
+/** How long a worker may take to start and compile the base project. */
+const START_TIMEOUT_MS = 180_000;
+/** Extra time past a validation's wall clock before the worker is killed from outside. */
+const GRACE_MS = 5_000;
+
+export class WarmStartError extends Error {}
+
+export class WarmWorker {
+  runs = 0;
+  busy = false;
+  dead = false;
+  private child!: ChildProcess;
+  private pending: ((msg: Record<string, unknown> | Error) => void) | undefined;
+  private stderrTail = '';
+  private seq = 0;
+  baselineCompiled = false;
+
+  private constructor(
+    readonly key: string,
+    private readonly ctx: RunnerContext,
+    private readonly dir: string,
+  ) {}
+
+  static async start(ctx: RunnerContext, key: string, treeId: string, treeDir: string, layout: ProjectLayout): Promise<WarmWorker> {
+    const dir = workDir(ctx, 'warm', randomUUID());
+    await mkdir(path.join(dir, 'out'), { recursive: true });
+    await mkdir(path.join(dir, 'req'), { recursive: true });
+    const config: RequestEntries = [
+      ['root', treeDir],
+      ['out', path.join(dir, 'out')],
+      ['release', layout.javaRelease],
+      ['junit', layout.junit],
+    ];
+    for (const d of layout.sourceDirs) config.push(['sourceDir', d]);
+    for (const d of layout.testDirs) config.push(['testDir', d]);
+    for (const d of layout.resourceDirs) config.push(['resourceDir', d]);
+    for (const d of layout.testResourceDirs) config.push(['testResourceDir', d]);
+    for (const j of projectJars(layout.junit, layout.classpath)) config.push(['jar', j]);
+    await writeRequestFile(path.join(dir, 'config.txt'), config);
+    await ctx.sandbox.prepareWritable(dir);
+    const worker = new WarmWorker(key, ctx, dir);
+    const argv = await ctx.sandbox.command({
+      argv: [
+        'java', ...jvmFlags(ctx.jvm),
+        '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath)].join(':'),
+        'repairlab.harness.Harness', 'serve', path.join(dir, 'config.txt'),
+      ],
+      binds: [
+        { path: treeDir, writable: false },
+        { path: dir, writable: true },
+        { path: ctx.harnessDir, writable: false },
+      ],
+      cwd: treeDir,
+      // CPU time accumulates over the worker's life; it is recycled after ctx.recycleAfter validations anyway
+      limits: { ...ctx.process, cpuSeconds: 3600 },
+      group: treeId,
+    });
+    const ready = await worker.launch(argv);
+    worker.baselineCompiled = ready.compiled === true;
+    return worker;
+  }
+
+  private launch(argv: string[]): Promise<Record<string, unknown>> {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = child;
+    const reader = new ProtocolReader((msg) => {
+      const p = this.pending;
+      this.pending = undefined;
+      p?.(msg);
+    });
+    child.stdout!.on('data', (d: Buffer) => reader.push(d));
+    child.stderr!.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString()).slice(-4000);
+    });
+    child.stdin!.on('error', () => undefined);
+    const onGone = (why: string) => {
+      this.dead = true;
+      const p = this.pending;
+      this.pending = undefined;
+      p?.(new Error(why));
+    };
+    child.on('error', (e) => onGone(`the worker JVM could not start: ${e.message}`));
+    child.on('exit', (code, signal) => onGone(`the worker JVM exited (code ${code}${signal ? `, signal ${signal}` : ''})${this.stderrTail ? `: ${this.stderrTail.trim().slice(-800)}` : ''}`));
+    return this.next(START_TIMEOUT_MS).then((msg) => {
+      if (msg.ready !== true) throw new WarmStartError(`the warm worker did not start: ${JSON.stringify(msg).slice(0, 500)}`);
+      return msg;
+    }, (e: Error) => {
+      this.kill();
+      throw new WarmStartError(e.message);
+    });
+  }
+
+  private next(timeoutMs: number): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending = undefined;
+        reject(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending = (msg) => {
+        clearTimeout(timer);
+        if (msg instanceof Error) reject(msg);
+        else resolve(msg);
+      };
+    });
+  }
+
+  /** One validation. Resolves with a crash answer (never rejects) when the JVM dies or overruns the wall clock. */
+  async validate(job: {
+    overlay: Record<string, string | null>;
+    tests: TestSelection;
+    limits: Limits;
+    coverage: boolean;
+  }): Promise<HarnessAnswer> {
+    if (this.dead) throw new Error('worker is dead');
+    this.runs++;
+    const reqDir = path.join(this.dir, 'req', String(++this.seq));
+    await mkdir(reqDir, { recursive: true });
+    const entries: RequestEntries = [
+      ['mode', job.tests.mode],
+      ['perTestTimeoutMs', job.limits.perTestTimeoutMs],
+      ['wallClockMs', job.limits.wallClockMs],
+      ['coverage', job.coverage],
+    ];
+    if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
+    let n = 0;
+    for (const [file, content] of Object.entries(job.overlay)) {
+      if (content === null) {
+        entries.push(['deleted', file]);
+        continue;
+      }
+      const target = path.join(reqDir, 'src', String(n++), path.basename(file));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, content);
+      entries.push(['changed', `${file}\t${target}`]);
+    }
+    await writeRequestFile(path.join(reqDir, 'request.txt'), entries);
+    await this.ctx.sandbox.prepareWritable(reqDir);
+    const t0 = Date.now();
+    const answer = this.next(job.limits.wallClockMs + GRACE_MS);
+    this.child.stdin!.write(`VALIDATE ${path.join(reqDir, 'request.txt')}\n`);
+    try {
+      const msg = await answer;
+      return readHarnessAnswer(msg);
+    } catch (e) {
+      const overran = !this.dead;
+      this.kill();
+      const reason = overran ? `no answer within the wall clock (${job.limits.wallClockMs} ms); the worker was killed` : (e as Error).message;
+      return {
+        compiled: true,
+        diagnostics: [],
+        tests: [],
+        stopped: overran ? 'wall-clock' : 'crash',
+        compileMs: 0,
+        testsMs: Date.now() - t0,
+        poisoned: true,
+        crashReason: reason,
+      };
+    } finally {
+      rm(reqDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  kill(): void {
+    this.dead = true;
+    if (this.child) killTree(this.child);
+    rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Spreads JVM work over at most `size` concurrent slots (cold runs take a slot too) and keeps idle warm workers
+ * per (snapshot, layout) key, evicting idle workers of other keys when a new one is needed.
+ */
+export class WorkerPool {
+  private active = 0;
+  private queue: Array<() => void> = [];
+  private workers: WarmWorker[] = [];
+  private starting = new Map<string, number>();
+
+  constructor(
+    readonly size: number,
+    private readonly ctx: RunnerContext,
+  ) {}
+
+  async slot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
+  /** Runs fn on an idle warm worker for key (starting one if needed). Call inside slot(). */
+  async withWorker<T>(key: string, start: () => Promise<WarmWorker>, fn: (w: WarmWorker) => Promise<T>): Promise<T> {
+    this.workers = this.workers.filter((w) => !w.dead);
+    let worker = this.workers.find((w) => w.key === key && !w.busy);
+    if (!worker) {
+      const alive = this.workers.length + [...this.starting.values()].reduce((a, b) => a + b, 0);
+      if (alive >= this.size) {
+        const idle = this.workers.find((w) => !w.busy && w.key !== key) ?? this.workers.find((w) => !w.busy);
+        if (idle) this.retire(idle);
+      }
+      this.starting.set(key, (this.starting.get(key) ?? 0) + 1);
+      try {
+        worker = await start();
+      } finally {
+        this.starting.set(key, (this.starting.get(key) ?? 1) - 1);
+      }
+      this.workers.push(worker);
+    }
+    worker.busy = true;
+    try {
+      return await fn(worker);
+    } finally {
+      worker.busy = false;
+      if (worker.runs >= this.ctx.recycleAfter) this.retire(worker);
+    }
+  }
+
+  retire(worker: WarmWorker): void {
+    worker.kill();
+    this.workers = this.workers.filter((w) => w !== worker);
+  }
+
+  stats(): { workers: number; busy: number; queued: number } {
+    return { workers: this.workers.filter((w) => !w.dead).length, busy: this.active, queued: this.queue.length };
+  }
+
+  close(): void {
+    for (const w of this.workers) w.kill();
+    this.workers = [];
+  }
+}

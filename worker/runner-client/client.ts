@@ -1,0 +1,186 @@
+// Client of the runner HTTP API (docs/runner-api.md), used by the engine in a browser worker and by the CLI in Node.
+// Global fetch only; no node: imports.
+import type { ProjectLayout } from '../contracts/bug.ts';
+import {
+  Health,
+  SnapshotStatus,
+  ValidationResult,
+  type Limits,
+  type SnapshotManifest,
+  type TestSelection,
+  type ValidateRequest,
+} from '../contracts/runner-api.ts';
+import type { Validator } from '../contracts/tools.ts';
+import type { Workspace } from '../contracts/workspace.ts';
+import { bytesToBase64 } from './base64.ts';
+import { errorFromResponse, RunnerError, unreachable } from './errors.ts';
+
+export { RunnerError } from './errors.ts';
+export type { RunnerErrorCode } from './errors.ts';
+
+export interface RunnerClientOptions {
+  url: string;
+  token: string;
+  fetch?: typeof fetch;
+  /** retries for network errors and 5xx answers (default 3) */
+  retries?: number;
+  /** first backoff delay in ms, doubled per retry (default 250) */
+  backoffMs?: number;
+  /** client-side timeout per request in ms (default: the validation wall clock + 30 s, 120 s otherwise) */
+  timeoutMs?: number;
+}
+
+export interface ValidateOptions {
+  coverage?: boolean;
+  path?: 'auto' | 'warm' | 'cold';
+  limits?: Partial<Limits>;
+  signal?: AbortSignal;
+}
+
+/** Blob upload batches stay well under the runner's body limit. */
+const UPLOAD_BATCH_BYTES = 8 * 1024 * 1024;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class RunnerClient {
+  readonly url: string;
+  private readonly token: string;
+  private readonly fetchFn: typeof fetch;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+  private readonly timeoutMs: number | undefined;
+  /** tree ids known to be complete on the runner (saves a round trip per validation) */
+  private readonly knownSnapshots = new Set<string>();
+  private readonly pendingSnapshots = new Map<string, Promise<void>>();
+
+  constructor(opts: RunnerClientOptions) {
+    this.url = opts.url.replace(/\/+$/, '');
+    this.token = opts.token;
+    this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.retries = opts.retries ?? 3;
+    this.backoffMs = opts.backoffMs ?? 250;
+    this.timeoutMs = opts.timeoutMs;
+  }
+
+  private async request(method: string, path: string, body: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
+    let lastError: RunnerError | undefined;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) await sleep(this.backoffMs * 2 ** (attempt - 1));
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+      let res: Response;
+      try {
+        res = await this.fetchFn(`${this.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+        });
+      } catch (e) {
+        if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new RunnerError('timeout', 'The request to the runner was cancelled.');
+        if (timeout.aborted) {
+          throw new RunnerError('timeout', `The runner at ${this.url} did not finish ${method} ${path} within ${opts.timeoutMs} ms. Raise the limit or check the runner's console.`);
+        }
+        lastError = unreachable(this.url, e);
+        continue; // network errors are retried
+      }
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (res.ok) {
+        if (parsed === undefined) throw new RunnerError('server', `The runner at ${this.url} answered ${method} ${path} with something that is not JSON.`);
+        return parsed;
+      }
+      const err = errorFromResponse(this.url, res.status, parsed as { error?: string; code?: string });
+      if (res.status >= 500 && err.code === 'server') {
+        lastError = err;
+        continue; // transient server trouble is retried
+      }
+      (err as RunnerError & { serverCode?: string }).serverCode = (parsed as { code?: string } | undefined)?.code;
+      throw err;
+    }
+    throw lastError ?? new RunnerError('unreachable', `The runner at ${this.url} did not answer.`);
+  }
+
+  async health(): Promise<Health> {
+    return Health.parse(await this.request('GET', '/v1/health', undefined, { timeoutMs: this.timeoutMs ?? 15_000 }));
+  }
+
+  /** Makes the workspace's base tree available on the runner, uploading only the blobs it lacks. */
+  async ensureSnapshot(workspace: Workspace): Promise<void> {
+    const treeId = workspace.treeId;
+    if (this.knownSnapshots.has(treeId)) return;
+    let pending = this.pendingSnapshots.get(treeId);
+    if (!pending) {
+      pending = this.uploadSnapshot(workspace).finally(() => this.pendingSnapshots.delete(treeId));
+      this.pendingSnapshots.set(treeId, pending);
+    }
+    await pending;
+  }
+
+  private async uploadSnapshot(workspace: Workspace): Promise<void> {
+    const manifest: SnapshotManifest = { treeId: workspace.treeId, files: (await workspace.baseFiles()).map((f) => ({ path: f.path, oid: f.oid })) };
+    const timeoutMs = this.timeoutMs ?? 120_000;
+    let status = SnapshotStatus.parse(await this.request('PUT', '/v1/snapshots', manifest, { timeoutMs }));
+    if (!status.complete) {
+      let batch: Record<string, string> = {};
+      let batchBytes = 0;
+      const flush = async () => {
+        if (batchBytes === 0 && Object.keys(batch).length === 0) return;
+        await this.request('POST', '/v1/blobs', { blobs: batch }, { timeoutMs });
+        batch = {};
+        batchBytes = 0;
+      };
+      for (const oid of status.missingBlobs) {
+        const bytes = await workspace.readBaseBlob(oid);
+        batch[oid] = bytesToBase64(bytes);
+        batchBytes += bytes.byteLength;
+        if (batchBytes >= UPLOAD_BATCH_BYTES) await flush();
+      }
+      await flush();
+      status = SnapshotStatus.parse(await this.request('PUT', '/v1/snapshots', manifest, { timeoutMs }));
+      if (!status.complete) {
+        throw new RunnerError('server', `The runner at ${this.url} still lacks ${status.missingBlobs.length} blobs of tree ${workspace.treeId} after the upload.`);
+      }
+    }
+    this.knownSnapshots.add(workspace.treeId);
+  }
+
+  /** Validates the workspace's overlay on its base tree. */
+  async validate(workspace: Workspace, layout: ProjectLayout, tests: TestSelection, opts: ValidateOptions = {}): Promise<ValidationResult> {
+    await this.ensureSnapshot(workspace);
+    const body: ValidateRequest = {
+      treeId: workspace.treeId,
+      overlay: workspace.overlay(),
+      layout,
+      tests,
+      path: opts.path ?? 'auto',
+      coverage: opts.coverage ?? false,
+    };
+    if (opts.limits) body.limits = opts.limits;
+    const timeoutMs = this.timeoutMs ?? (opts.limits?.wallClockMs ?? 120_000) + 30_000 + 180_000; // + a first warm start
+    const send = () => this.request('POST', '/v1/validate', body, { timeoutMs, signal: opts.signal });
+    try {
+      return ValidationResult.parse(await send());
+    } catch (e) {
+      // the runner may have been restarted with an empty store: upload again, once
+      if (e instanceof RunnerError && (e as RunnerError & { serverCode?: string }).serverCode === 'unknown-snapshot') {
+        this.knownSnapshots.delete(workspace.treeId);
+        await this.ensureSnapshot(workspace);
+        return ValidationResult.parse(await send());
+      }
+      throw e;
+    }
+  }
+}
+
+/** The runner behind the tools' Validator interface, for one project layout. */
+export function runnerValidator(client: RunnerClient, layout: ProjectLayout, defaults: Omit<ValidateOptions, 'coverage'> = {}): Validator {
+  return {
+    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, { ...defaults, coverage: opts?.coverage ?? false }),
+  };
+}
