@@ -1,0 +1,144 @@
+// Trajectory: the complete, versioned record of one agent run — written after every step (so a reload
+// loses at most the step in flight), exported as a file, replayed against its cassette. It never holds
+// an API key: the model configuration is stored through a whitelist (see worker/agent/run-config.ts).
+import { z } from 'zod';
+import { ValidationResult } from './runner-api.ts';
+
+export const TRAJECTORY_SCHEMA_VERSION = 1;
+
+export const TrajMessage = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+
+/** One repair the middleware made to a reply (tool/argument name, file path, JSON syntax, …). */
+export const Rectification = z.object({
+  kind: z.enum(['json-repair', 'tool-name', 'arg-name', 'file-path', 'repeat-refused', 'state-refused', 'format-error', 'whitespace', 'other']),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  message: z.string(),
+});
+export type Rectification = z.infer<typeof Rectification>;
+
+export const ParsedCommand = z.object({
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+});
+export type ParsedCommand = z.infer<typeof ParsedCommand>;
+
+export const StepStatus = z.enum(['ok', 'format-error', 'tool-error', 'refused', 'llm-error', 'stopped']);
+
+export const TrajStep = z.object({
+  index: z.number().int().nonnegative(),
+  /** strategy state the step ran in (RepairAgent: S1/S2/S3 names; single-state strategies: their one state) */
+  state: z.string(),
+  stateAfter: z.string(),
+  startedAt: z.string(),
+  status: StepStatus,
+  /** the prompt exactly as sent */
+  prompt: z.object({ messages: z.array(TrajMessage), promptHash: z.string() }),
+  response: z
+    .object({
+      content: z.string(),
+      model: z.string(),
+      meta: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  parsed: z
+    .object({
+      thought: z.string().optional(),
+      command: ParsedCommand.optional(),
+      error: z.string().optional(),
+    })
+    .optional(),
+  rectifications: z.array(Rectification),
+  tool: z
+    .object({
+      name: z.string(),
+      args: z.record(z.string(), z.unknown()),
+      ok: z.boolean(),
+      output: z.string(),
+      shown: z.string(),
+      data: z.record(z.string(), z.unknown()).optional(),
+      finished: z.object({ success: z.boolean(), reason: z.string() }).optional(),
+    })
+    .optional(),
+  /** what the model was told after the step (observation, format error, refusal) */
+  feedback: z.string().optional(),
+  /** the workspace overlay after the step, as a unified diff, when it changed */
+  overlayChange: z.object({ files: z.array(z.string()), diff: z.string() }).optional(),
+  verdict: ValidationResult.optional(),
+  tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative(), estimated: z.boolean() }),
+  /** null when the model has no known price */
+  costUsd: z.number().nonnegative().nullable(),
+  latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number() }),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type TrajStep = z.infer<typeof TrajStep>;
+
+export const OutcomeStatus = z.enum(['plausible', 'implausible', 'error', 'stopped']);
+
+export const Outcome = z.object({
+  status: OutcomeStatus,
+  /** why the run ended: finished by the agent, budget name, stuck, format errors, error message, user stop */
+  reason: z.string(),
+  /** program-file changes as a unified diff (empty when none) */
+  finalPatch: z.string(),
+  /** the final patch re-validated on the runner after the run (null: not re-checked, e.g. no patch) */
+  plausible: z.boolean().nullable(),
+  recheck: ValidationResult.optional(),
+  /** final patch equals the ground truth ignoring whitespace and comments (null: no ground truth given) */
+  exactMatch: z.boolean().nullable(),
+  totals: z.object({
+    steps: z.number().int(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    costUsd: z.number().nullable(),
+    wallMs: z.number(),
+    validations: z.number().int(),
+    formatErrors: z.number().int(),
+  }),
+});
+export type Outcome = z.infer<typeof Outcome>;
+
+export const Trajectory = z.object({
+  schemaVersion: z.literal(TRAJECTORY_SCHEMA_VERSION),
+  kind: z.literal('repairlab-trajectory'),
+  runId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: z.enum(['running', 'paused', 'finished']),
+  versions: z.object({ repairlab: z.string(), trajectorySchema: z.number().int(), strategySchema: z.number().int(), runtime: z.string() }),
+  /** everything needed to re-run: the resolved strategy (preset + overrides), the model settings (no key), tool settings */
+  config: z.object({
+    preset: z.string(),
+    overrides: z.record(z.string(), z.unknown()).default({}),
+    strategy: z.record(z.string(), z.unknown()),
+    model: z.record(z.string(), z.unknown()),
+    providerId: z.string(),
+    tools: z.array(z.string()),
+    prices: z.record(z.string(), z.object({ inputPerMTok: z.number(), outputPerMTok: z.number() })).optional(),
+    /** 0-based trajectory number among N independent ones (Passerine) */
+    trajectoryIndex: z.number().int().nonnegative().default(0),
+  }),
+  bug: z.object({ id: z.string(), library: z.string(), buggyCommit: z.string(), failingTests: z.array(z.string()) }),
+  /** strategy state between steps, so a paused or reloaded run can resume */
+  resume: z
+    .object({
+      state: z.string(),
+      overlay: z.record(z.string(), z.string().nullable()),
+      memory: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+  steps: z.array(TrajStep),
+  outcome: Outcome.optional(),
+});
+export type Trajectory = z.infer<typeof Trajectory>;
+
+export function parseTrajectory(json: unknown, source = 'trajectory'): Trajectory {
+  const r = Trajectory.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(
+      `${source} is not a RepairLab trajectory (schemaVersion ${TRAJECTORY_SCHEMA_VERSION}): ${issue ? issue.path.join('.') || '(top level)' : ''}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return r.data;
+}

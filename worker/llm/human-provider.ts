@@ -1,0 +1,62 @@
+// The keyless classroom mode: a person plays the model. Each completion request is handed to `ask`, which
+// resolves with the person's typed reply. HumanChannel adapts that to a UI: it announces the waiting turn
+// and is answered from outside (`reply`). Usage is estimated, as no tokenizer is involved.
+import { LlmError, type ChatMessage, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
+import { estimateUsage } from './usage-estimate.ts';
+
+export interface HumanTurn {
+  /** 0-based count of replies asked for so far */
+  step: number;
+  messages: ChatMessage[];
+}
+
+const aborted = () => new LlmError('The run was stopped while waiting for the human reply.', 'aborted');
+
+export function createHumanProvider(ask: (turn: HumanTurn, signal?: AbortSignal) => Promise<string>): LlmProvider {
+  let step = 0;
+  return {
+    id: 'human',
+    async complete(req: CompletionRequest): Promise<CompletionResponse> {
+      const started = Date.now();
+      if (req.signal?.aborted) throw aborted();
+      const content = await new Promise<string>((resolve, reject) => {
+        const onAbort = () => reject(aborted());
+        req.signal?.addEventListener('abort', onAbort, { once: true });
+        ask({ step: step++, messages: req.messages }, req.signal).then(
+          (text) => (req.signal?.removeEventListener('abort', onAbort), resolve(text)),
+          reject,
+        );
+      });
+      return { content, model: 'human', usage: estimateUsage(req.messages, content), latencyMs: Date.now() - started, meta: { usageEstimated: true } };
+    },
+  };
+}
+
+/** A human provider whose turns are announced to a UI and answered by `reply`. */
+export class HumanChannel {
+  readonly provider: LlmProvider;
+  private waiting?: { turn: HumanTurn; resolve: (text: string) => void };
+
+  constructor(onTurn: (turn: HumanTurn) => void) {
+    this.provider = createHumanProvider(
+      (turn, signal) =>
+        new Promise<string>((resolve) => {
+          this.waiting = { turn, resolve };
+          signal?.addEventListener('abort', () => (this.waiting = undefined), { once: true });
+          onTurn(turn);
+        }),
+    );
+  }
+
+  /** the turn waiting for a reply, if any */
+  pending(): HumanTurn | undefined {
+    return this.waiting?.turn;
+  }
+
+  reply(text: string): void {
+    const w = this.waiting;
+    if (!w) throw new LlmError('Nothing to answer: no prompt is waiting for a human reply right now.', 'bad-request');
+    this.waiting = undefined;
+    w.resolve(text);
+  }
+}

@@ -1,0 +1,50 @@
+// Replay provider: answers from a cassette in order, after checking that each prompt hashes to the
+// one recorded for that call. A different prompt means the engine (or its configuration) changed:
+// the run stops with 'cassette-divergence' naming the call and the first differing message.
+import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
+import type { Cassette } from '../contracts/cassette.ts';
+import { promptHash } from './prompt-hash.ts';
+import { describeDivergence } from './divergence.ts';
+
+export interface ReplayOptions {
+  /** false: answer in order even when the prompt differs (recorded as meta.diverged) */
+  strict?: boolean;
+  /** shown in the provider id, e.g. the cassette file name */
+  name?: string;
+}
+
+export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {}): LlmProvider {
+  const strict = opts.strict ?? true;
+  let next = 0;
+  return {
+    id: `replay:${opts.name ?? cassette.model}`,
+    async complete(req: CompletionRequest): Promise<CompletionResponse> {
+      if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
+      const started = performance.now();
+      const call = cassette.calls[next];
+      if (!call) {
+        throw new LlmError(
+          `the cassette is exhausted: it holds ${cassette.calls.length} recorded calls and the run asked for call ${next + 1}`,
+          'cassette-exhausted',
+          { call: next + 1, recorded: cassette.calls.length },
+        );
+      }
+      const hash = await promptHash(req.messages);
+      let diverged = false;
+      if (hash !== call.promptHash) {
+        const report = describeDivergence(next + 1, call.promptHash, hash, call.messages, req.messages);
+        if (strict) throw new LlmError(report.message, 'cassette-divergence', report);
+        diverged = true;
+      }
+      next++;
+      req.onDelta?.(call.response.content);
+      return {
+        content: call.response.content,
+        model: call.response.model ?? cassette.model,
+        usage: { ...call.response.usage },
+        latencyMs: performance.now() - started,
+        meta: { call: next, promptHash: hash, recordedLatencyMs: call.response.latencyMs, ...(diverged ? { diverged: true } : {}) },
+      };
+    },
+  };
+}
