@@ -1,0 +1,169 @@
+// Budgets that really stop a run, pause / step / resume / stop, and resuming a saved trajectory after a "reload".
+import { describe, expect, it } from 'vitest';
+import { runAgent, type AgentEvent, type RunAgentOptions } from '../../../worker/agent/loop.ts';
+import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { RunControl } from '../../../worker/agent/run-control.ts';
+import { comparableStep } from '../../../worker/agent/record-cassette.ts';
+import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
+import { LlmError, type LlmProvider } from '../../../worker/contracts/llm.ts';
+import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
+import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
+
+const wrong = fence(WRONG_DIFF);
+
+function opts(over: Partial<RunAgentOptions> & { budgets?: Record<string, unknown>; stop?: Record<string, unknown> }): RunAgentOptions {
+  const { budgets, stop, ...rest } = over;
+  return {
+    strategy: resolveStrategy('oneshot', { overrides: { budgets: { maxSteps: 10, ...budgets }, ...(stop ? { stop } : {}) } }),
+    bug: demoBug,
+    workspace: demoWorkspace(),
+    validator: new FakeValidator(),
+    llm: createScriptedProvider(Array(10).fill(wrong)),
+    tools: [applyPatchTool],
+    ...rest,
+  };
+}
+
+describe('budgets', () => {
+  it('steps', async () => {
+    const t = await runAgent(opts({ budgets: { maxSteps: 2 } }));
+    expect(t.steps).toHaveLength(2);
+    expect(t.outcome?.reason).toMatch(/step budget reached \(2 steps\)/);
+  });
+
+  it('tokens', async () => {
+    const llm = createScriptedProvider(Array(10).fill({ content: wrong, usage: { inputTokens: 600, outputTokens: 100 } }));
+    const t = await runAgent(opts({ llm, budgets: { maxTokens: 1000 } }));
+    expect(t.steps).toHaveLength(2);
+    expect(t.outcome?.reason).toMatch(/token budget reached \(1400 ≥ 1000\)/);
+    expect(t.outcome?.totals).toMatchObject({ inputTokens: 1200, outputTokens: 200 });
+  });
+
+  it('cost, from the editable price table', async () => {
+    const llm = createScriptedProvider(Array(10).fill({ content: wrong, usage: { inputTokens: 1_000_000, outputTokens: 0 } }), { model: 'gpt-4o' });
+    const t = await runAgent(opts({ llm, budgets: { maxCostUsd: 4 } }));
+    expect(t.steps.map((s) => s.costUsd)).toEqual([2.5, 2.5]);
+    expect(t.outcome?.reason).toMatch(/cost budget reached \(\$5\.0000 ≥ \$4\)/);
+    const cheap = await runAgent(opts({ llm: createScriptedProvider(Array(3).fill({ content: wrong, usage: { inputTokens: 1_000_000, outputTokens: 0 } }), { model: 'gpt-4o' }), prices: { 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } }, budgets: { maxCostUsd: 4, maxSteps: 3 } }));
+    expect(cheap.steps).toHaveLength(3);
+    expect(cheap.outcome?.totals.costUsd).toBe(3);
+  });
+
+  it('an unknown price stops the run when configured to, and is recorded as null otherwise', async () => {
+    const mystery = () => createScriptedProvider(Array(3).fill(wrong), { model: 'mystery-model' });
+    const stop = await runAgent(opts({ llm: mystery(), budgets: { unknownPrice: 'stop' } }));
+    expect(stop.steps).toHaveLength(1);
+    expect(stop.steps[0]!.costUsd).toBeNull();
+    expect(stop.outcome?.reason).toMatch(/no price known for model mystery-model/);
+    const ignore = await runAgent(opts({ llm: mystery(), budgets: { unknownPrice: 'ignore', maxSteps: 3 } }));
+    expect(ignore.steps).toHaveLength(3);
+  });
+
+  it('wall time aborts the model call in flight', async () => {
+    const hanging: LlmProvider = {
+      id: 'hanging-fake',
+      complete: (req) => new Promise((_, reject) => req.signal?.addEventListener('abort', () => reject(new LlmError('the model call was aborted', 'aborted')))),
+    };
+    const t = await runAgent(opts({ llm: hanging, budgets: { maxWallMs: 50 } }));
+    expect(t.steps).toHaveLength(1);
+    expect(t.steps[0]!.status).toBe('stopped');
+    expect(t.outcome?.reason).toMatch(/wall-time budget reached/);
+    expect(t.outcome?.status).toBe('implausible');
+  });
+
+  it('runner validations', async () => {
+    const validator = new FakeValidator();
+    const t = await runAgent(opts({ validator, budgets: { maxValidations: 2 } }));
+    expect(t.steps).toHaveLength(2);
+    expect(t.outcome?.reason).toMatch(/validation budget reached \(2 runner validations\)/);
+  });
+});
+
+describe('practitioner stop rules', () => {
+  it('the same error twice in a row → stuck', async () => {
+    const t = await runAgent(opts({ stop: { sameErrorTwice: true } }));
+    expect(t.steps).toHaveLength(2);
+    expect(t.outcome?.reason).toMatch(/stuck: the same error twice in a row/);
+  });
+
+  it('different errors in a row are not stuck', async () => {
+    const t = await runAgent(opts({ llm: createScriptedProvider([fence(BROKEN_DIFF), wrong, fence(GOOD_DIFF)]), stop: { sameErrorTwice: true } }));
+    expect(t.outcome?.status).toBe('plausible');
+  });
+});
+
+describe('pause / step / resume / stop', () => {
+  it('waits while paused, runs one step on step(), and finishes on resume()', async () => {
+    const control = new RunControl();
+    control.pause();
+    const events: AgentEvent[] = [];
+    const saved: Trajectory['status'][] = [];
+    let pauses = 0;
+    const done = runAgent(
+      opts({
+        control,
+        llm: createScriptedProvider([wrong, wrong, fence(GOOD_DIFF)]),
+        record: async (t) => {
+          saved.push(t.status);
+        },
+        onEvent: (e) => {
+          events.push(e);
+          if (e.type === 'paused') {
+            pauses++;
+            // first pause: step once; second pause: resume to the end
+            queueMicrotask(() => (pauses === 1 ? control.step() : control.resume()));
+          }
+        },
+      }),
+    );
+    const t = await done;
+    expect(events.filter((e) => e.type === 'paused').map((e) => (e as { nextIndex: number }).nextIndex)).toEqual([0, 1]);
+    expect(t.steps).toHaveLength(3);
+    expect(saved).toContain('paused');
+    expect(saved.at(-1)).toBe('finished');
+    expect(t.outcome?.status).toBe('plausible');
+  });
+
+  it('stop() ends the run after the step in flight with status stopped', async () => {
+    const control = new RunControl();
+    const t = await runAgent(opts({ control, onEvent: (e) => e.type === 'step' && control.stop() }));
+    expect(t.steps).toHaveLength(1);
+    expect(t.outcome?.status).toBe('stopped');
+    expect(t.outcome?.reason).toBe('stopped by the user');
+  });
+
+  it('an aborted signal stops the run', async () => {
+    const ac = new AbortController();
+    const t = await runAgent(opts({ signal: ac.signal, onEvent: (e) => e.type === 'step' && ac.abort() }));
+    expect(t.steps).toHaveLength(1);
+    expect(t.outcome?.status).toBe('stopped');
+  });
+});
+
+describe('resume after reload', () => {
+  it('continues a saved trajectory to the same result as an uninterrupted run', async () => {
+    const replies = [fence(BROKEN_DIFF), 'no diff here', wrong, fence(GOOD_DIFF)];
+    const whole = await runAgent(opts({ llm: createScriptedProvider(replies) }));
+    const snapshots: Trajectory[] = [];
+    const control = new RunControl();
+    await runAgent(
+      opts({
+        control,
+        llm: createScriptedProvider(replies),
+        record: async (t) => {
+          snapshots.push(structuredClone(t));
+        },
+        onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
+      }),
+    );
+    // the page "reloaded" after step 2 was saved: resume from that snapshot with a fresh workspace
+    const saved = JSON.parse(JSON.stringify(snapshots.find((s) => s.status === 'running' && s.steps.length === 2)!)) as Trajectory;
+    expect(saved.resume?.state).toBe('fix');
+    const resumed = await runAgent(opts({ llm: createScriptedProvider(replies.slice(2)), resumeFrom: saved, workspace: demoWorkspace() }));
+    expect(resumed.runId).toBe(saved.runId);
+    expect(resumed.steps.map(comparableStep)).toEqual(whole.steps.map(comparableStep));
+    expect(resumed.outcome?.status).toBe('plausible');
+    expect(resumed.outcome?.finalPatch).toBe(whole.outcome?.finalPatch);
+  });
+});

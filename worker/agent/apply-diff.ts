@@ -1,0 +1,127 @@
+// Applying a model-written unified diff to the workspace overlay with the `diff` package. Models get
+// hunk counts wrong and drop the a/ b/ prefixes, so headers are recounted and paths resolved first;
+// a hunk that still does not apply is named in the error, and nothing is written unless every file applies.
+import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import type { Workspace } from '../contracts/workspace.ts';
+import type { Rectification } from '../contracts/trajectory.ts';
+
+export class PatchApplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PatchApplyError';
+  }
+}
+
+/** Rewrite every `@@ -a,b +c,d @@` with counts recomputed from the hunk's lines (models often miscount). */
+export function recountHunks(diff: string): { text: string; changed: number } {
+  const lines = diff.replace(/\r\n/g, '\n').split('\n');
+  let changed = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^@@ -(\d+)?(?:,\d+)? \+(\d+)?(?:,\d+)? @@(.*)$/.exec(lines[i]!) ?? (/^@@\s*@@?(.*)$/.exec(lines[i]!) ? [lines[i]!, undefined, undefined, ''] : null);
+    if (!m) continue;
+    let oldCount = 0;
+    let newCount = 0;
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      if (l.startsWith('@@') || l.startsWith('--- ') || l.startsWith('diff --git') || (l.startsWith('+++ ') && lines[j - 1]?.startsWith('--- '))) break;
+      if (l.startsWith('\\')) continue;
+      if (l.startsWith('+')) newCount++;
+      else if (l.startsWith('-')) oldCount++;
+      else if (l.startsWith(' ') || l === '') {
+        // a blank line at the very end of the text is not context
+        if (l === '' && j === lines.length - 1) break;
+        oldCount++;
+        newCount++;
+      } else break;
+    }
+    const oldStart = m[1] ?? '1';
+    const newStart = m[2] ?? oldStart;
+    const header = `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${m[3] ?? ''}`;
+    if (header !== lines[i]) {
+      lines[i] = header;
+      changed++;
+    }
+    i = j - 1;
+  }
+  return { text: lines.join('\n'), changed };
+}
+
+function cleanPath(p: string | undefined): string | null {
+  if (!p) return null;
+  const s = p.split('\t')[0]!.trim();
+  if (s === '/dev/null') return null;
+  return s.replace(/^[ab]\//, '').replace(/^\.\//, '');
+}
+
+/** The workspace file a diff path means: exact, else the unique file ending with it. */
+async function resolvePath(ws: Workspace, path: string, rect: Rectification[]): Promise<string> {
+  if (await ws.exists(path)) return path;
+  const all = await ws.listFiles();
+  const hits = all.filter((f) => f.endsWith(`/${path}`) || f.endsWith(`/${path.split('/').pop()}`));
+  const bySuffix = hits.filter((f) => f.endsWith(`/${path}`));
+  const pick = bySuffix.length === 1 ? bySuffix : hits.length === 1 ? hits : [];
+  if (pick.length === 1) {
+    rect.push({ kind: 'file-path', from: path, to: pick[0]!, message: `resolved diff path ${path} to ${pick[0]}` });
+    return pick[0]!;
+  }
+  if (hits.length > 1) throw new PatchApplyError(`the diff names ${path}, which matches several files (${hits.slice(0, 5).join(', ')}); use the full repository path`);
+  throw new PatchApplyError(`the diff names ${path}, which does not exist in the repository; use a repository-relative path such as ${all.find((f) => f.endsWith('.java')) ?? 'src/…/X.java'}`);
+}
+
+export interface AppliedPatch {
+  files: string[];
+  rectifications: Rectification[];
+}
+
+/** Apply `diff` to `ws`; throws PatchApplyError naming the file and hunk that failed (the workspace is unchanged then). */
+export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<AppliedPatch> {
+  const rect: Rectification[] = [];
+  const recount = recountHunks(diff);
+  if (recount.changed) rect.push({ kind: 'other', message: `recomputed the line counts of ${recount.changed} hunk header(s)` });
+  let patches: StructuredPatch[];
+  try {
+    patches = parsePatch(recount.text);
+  } catch (err) {
+    throw new PatchApplyError(`the diff is malformed: ${(err as Error).message}`);
+  }
+  patches = patches.filter((p) => p.hunks.length > 0 || p.oldFileName || p.newFileName);
+  if (!patches.length || patches.every((p) => p.hunks.length === 0)) throw new PatchApplyError('the diff has no hunks (@@ … @@ sections)');
+  const writes: { path: string; content: string | null }[] = [];
+  for (const p of patches) {
+    const oldPath = cleanPath(p.oldFileName);
+    const newPath = cleanPath(p.newFileName);
+    if (!oldPath && !newPath) throw new PatchApplyError('a file section of the diff names no file (--- / +++ lines missing)');
+    if (!oldPath) {
+      // new file
+      const content = applyPatch('', p);
+      if (content === false) throw new PatchApplyError(`cannot create ${newPath}: its hunk is malformed`);
+      writes.push({ path: newPath!, content });
+      continue;
+    }
+    const path = await resolvePath(ws, oldPath, rect);
+    const source = await ws.read(path);
+    let result = applyPatch(source, p);
+    if (result === false) {
+      result = applyPatch(source, p, { fuzzFactor: 2 });
+      if (result !== false) rect.push({ kind: 'other', message: `applied ${path} with up to 2 mismatching context lines` });
+    }
+    if (result === false) {
+      // find the first hunk that fails on its own, to name it
+      const bad = p.hunks.findIndex((h) => applyPatch(source, { ...p, hunks: [h] }, { fuzzFactor: 2 }) === false);
+      const h = p.hunks[bad >= 0 ? bad : 0]!;
+      const firstRemoved = h.lines.find((l) => l.startsWith('-') || l.startsWith(' '));
+      throw new PatchApplyError(
+        `hunk ${bad + 1} of ${p.hunks.length} for ${path} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@) does not apply: ` +
+          `its context/removed lines are not in the file${firstRemoved ? ` (e.g. ${JSON.stringify(firstRemoved.slice(1).trim())})` : ''}. Copy the lines exactly from the code shown.`,
+      );
+    }
+    writes.push({ path: newPath && newPath !== oldPath ? newPath : path, content: result });
+    if (newPath === null) writes[writes.length - 1] = { path, content: null };
+  }
+  for (const w of writes) {
+    if (w.content === null) await ws.delete(w.path);
+    else await ws.write(w.path, w.content);
+  }
+  return { files: writes.map((w) => w.path), rectifications: rect };
+}

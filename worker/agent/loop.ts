@@ -1,0 +1,447 @@
+// The agent loop: one small cycle for every strategy. Build the prompt → ask the model → parse →
+// rectify → gate by state → run the tool → transition → record. The StrategySpec carries every
+// difference between agents; budgets, stop rules and pause/stop are checked between steps.
+import { LlmError, type LlmProvider } from '../contracts/llm.ts';
+import type { PublicBug } from '../contracts/bug.ts';
+import type { Workspace, Overlay } from '../contracts/workspace.ts';
+import type { ToolResult, Validator } from '../contracts/tools.ts';
+import type { StrategySpec } from '../contracts/strategy.ts';
+import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';
+import type { ValidationResult } from '../contracts/runner-api.ts';
+import { TRAJECTORY_SCHEMA_VERSION, type Outcome, type Rectification, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
+import type { AnyTool } from './agent-tool.ts';
+import { buildBugContext } from './bug-context.ts';
+import { argsText, buildMessages, type PromptMemory, type PromptVars } from './prompt.ts';
+import { renderTemplate } from './templates.ts';
+import { parseByFormat } from './middleware/parse.ts';
+import { rectifyCommand } from './middleware/rectify.ts';
+import { canonicalJson, promptHash } from '../llm/prompt-hash.ts';
+import { trimObservation } from './observation.ts';
+import { costUsd, DEFAULT_PRICES, type PriceTable } from './prices.ts';
+import { RunControl } from './run-control.ts';
+import { errorSignature, summarizeValidation } from './validation-summary.ts';
+import { exactMatch, programPatch } from './outcome.ts';
+import { publicModelConfig } from './run-config.ts';
+
+export const REPAIRLAB_VERSION = '0.1.0';
+
+export type AgentEvent =
+  | { type: 'step-started'; runId: string; index: number; state: string }
+  | { type: 'model-delta'; runId: string; index: number; text: string }
+  | { type: 'step'; runId: string; step: TrajStep }
+  | { type: 'paused'; runId: string; nextIndex: number }
+  | { type: 'finished'; runId: string; outcome: Outcome };
+
+export interface RunAgentOptions {
+  strategy: StrategySpec;
+  /** preset name and the overrides that produced `strategy` (for the record) */
+  preset?: string;
+  overrides?: Record<string, unknown>;
+  bug: PublicBug;
+  workspace: Workspace;
+  validator: Validator;
+  llm: LlmProvider;
+  /** public model settings for the record; default: the provider's own `config`. Filtered: never a key. */
+  modelConfig?: Record<string, unknown>;
+  tools: readonly AnyTool[];
+  auxiliaryLlm?: LlmProvider;
+  /** called after every step (and at the end) with the whole trajectory: persist it here */
+  record?: (trajectory: Trajectory) => Promise<void>;
+  onEvent?: (event: AgentEvent) => void;
+  signal?: AbortSignal;
+  control?: RunControl;
+  prices?: PriceTable;
+  /** for the outcome's exact-match check only; never shown to the agent */
+  groundTruthPatch?: string;
+  /** extra template variables, e.g. HAFixAgent's history_context */
+  context?: Record<string, unknown>;
+  /** continue a saved, unfinished trajectory (same strategy, bug and workspace base) */
+  resumeFrom?: Trajectory;
+  runId?: string;
+  trajectoryIndex?: number;
+  /** re-validate the final patch after the run (default true) */
+  recheck?: boolean;
+}
+
+interface LoopMemory extends PromptMemory {
+  state: string;
+  formatErrors: number;
+  validations: number;
+  lastErrorSignature?: string;
+  seenCommands: string[];
+  /** the best validated candidate, for tools that validate and revert (RepairAgent's write_fix) */
+  plausibleOverlay?: Overlay;
+  wallMsBefore: number;
+}
+
+type End = { kind: 'finished' | 'budget' | 'stuck' | 'error' | 'user-stop'; reason: string };
+
+const nowIso = () => new Date().toISOString();
+
+function newRunId(): string {
+  const rand = crypto.getRandomValues(new Uint32Array(2));
+  return `run-${Date.now().toString(36)}-${rand[0]!.toString(36)}${rand[1]!.toString(36)}`;
+}
+
+function runtimeName(): string {
+  const g = globalThis as { process?: { versions?: { node?: string } }; navigator?: { userAgent?: string } };
+  return g.process?.versions?.node ? `node ${g.process.versions.node}` : (g.navigator?.userAgent ?? 'unknown');
+}
+
+export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
+  const spec = opts.strategy;
+  const ws = opts.workspace;
+  const control = opts.control ?? new RunControl();
+  const prices = opts.prices ?? DEFAULT_PRICES;
+  const tools = opts.tools;
+  const defs = tools.map((t) => t.definition);
+  const bugContext = await buildBugContext(opts.bug, ws);
+  const resume = opts.resumeFrom;
+  const runId = resume?.runId ?? opts.runId ?? newRunId();
+  const emit = (e: AgentEvent) => opts.onEvent?.(e);
+
+  const traj: Trajectory = resume
+    ? structuredClone({ ...resume, status: 'running' as const, outcome: undefined })
+    : {
+        schemaVersion: TRAJECTORY_SCHEMA_VERSION,
+        kind: 'repairlab-trajectory',
+        runId,
+        createdAt: nowIso(),
+        updatedAt: nowIso(),
+        status: 'running',
+        versions: { repairlab: REPAIRLAB_VERSION, trajectorySchema: TRAJECTORY_SCHEMA_VERSION, strategySchema: STRATEGY_SCHEMA_VERSION, runtime: runtimeName() },
+        config: {
+          preset: opts.preset ?? spec.id,
+          overrides: opts.overrides ?? {},
+          strategy: spec as unknown as Record<string, unknown>,
+          model: publicModelConfig(opts.llm, opts.modelConfig),
+          providerId: opts.llm.id,
+          tools: defs.map((d) => d.name),
+          prices,
+          trajectoryIndex: opts.trajectoryIndex ?? 0,
+        },
+        bug: { id: opts.bug.id, library: opts.bug.library, buggyCommit: opts.bug.buggyCommit, failingTests: [...opts.bug.failingTests] },
+        steps: [],
+      };
+
+  const memory: LoopMemory = resume?.resume
+    ? { ...(structuredClone(resume.resume.memory) as unknown as LoopMemory), state: resume.resume.state }
+    : { state: spec.startState, history: [], gathered: [], formatErrors: 0, validations: 0, seenCommands: [], wallMsBefore: 0 };
+  if (resume?.resume) ws.setOverlay(resume.resume.overlay);
+
+  const startedAt = performance.now();
+  const wallMs = () => memory.wallMsBefore + (performance.now() - startedAt);
+  // wall-time budget and the caller's signal both abort the model call in flight
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort();
+  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const wallTimer = spec.budgets.maxWallMs ? setTimeout(() => abort.abort(), Math.max(0, spec.budgets.maxWallMs - memory.wallMsBefore)) : undefined;
+
+  const totals = () => {
+    let input = 0;
+    let output = 0;
+    let cost: number | null = 0;
+    for (const s of traj.steps) {
+      input += s.tokens.input;
+      output += s.tokens.output;
+      if (s.costUsd === null) cost = cost === null ? null : cost;
+      else if (cost !== null) cost += s.costUsd;
+    }
+    return { input, output, cost };
+  };
+
+  const snapshot = (status: Trajectory['status']) => {
+    traj.status = status;
+    traj.updatedAt = nowIso();
+    traj.resume = { state: memory.state, overlay: ws.overlay(), memory: structuredClone({ ...memory, wallMsBefore: wallMs() }) as unknown as Record<string, unknown> };
+  };
+  const persist = async (status: Trajectory['status']) => {
+    snapshot(status);
+    await opts.record?.(traj);
+  };
+
+  function budgetExceeded(): End | undefined {
+    const b = spec.budgets;
+    const t = totals();
+    if (traj.steps.length >= b.maxSteps) return { kind: 'budget', reason: `step budget reached (${b.maxSteps} steps)` };
+    if (b.maxTokens !== null && t.input + t.output >= b.maxTokens) return { kind: 'budget', reason: `token budget reached (${t.input + t.output} ≥ ${b.maxTokens})` };
+    if (b.maxCostUsd !== null && t.cost !== null && t.cost >= b.maxCostUsd) return { kind: 'budget', reason: `cost budget reached ($${t.cost.toFixed(4)} ≥ $${b.maxCostUsd})` };
+    if (b.maxWallMs !== null && wallMs() >= b.maxWallMs) return { kind: 'budget', reason: `wall-time budget reached (${Math.round(wallMs() / 1000)} s ≥ ${b.maxWallMs / 1000} s)` };
+    if (b.maxValidations !== null && memory.validations >= b.maxValidations) return { kind: 'budget', reason: `validation budget reached (${memory.validations} runner validations)` };
+    return undefined;
+  }
+
+  const toolSettings = { ...spec.toolSettings };
+  let end: End | undefined;
+
+  while (!end) {
+    end = budgetExceeded();
+    if (end) break;
+    if (abort.signal.aborted) {
+      end = opts.signal?.aborted ? { kind: 'user-stop', reason: 'stopped by the user' } : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s)` };
+      break;
+    }
+    const gate = await control.gate(async () => {
+      await persist('paused');
+      emit({ type: 'paused', runId, nextIndex: traj.steps.length });
+    });
+    if (gate === 'stop') {
+      end = { kind: 'user-stop', reason: 'stopped by the user' };
+      break;
+    }
+
+    const index = traj.steps.length;
+    const engineStart = performance.now();
+    let engineMs = 0;
+    const state = memory.state;
+    const stateSpec = spec.states.find((s) => s.name === state)!;
+    const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
+    const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: opts.context ?? {} };
+    const messages = buildMessages(vars, memory);
+    const hash = await promptHash(messages);
+    emit({ type: 'step-started', runId, index, state });
+
+    const step: TrajStep = {
+      index,
+      state,
+      stateAfter: state,
+      startedAt: nowIso(),
+      status: 'ok',
+      prompt: { messages, promptHash: hash },
+      rectifications: [],
+      tokens: { input: 0, output: 0, estimated: false },
+      costUsd: 0,
+      latencyMs: { model: 0, tool: 0, engine: 0 },
+    };
+    engineMs += performance.now() - engineStart;
+
+    // ---- model ----
+    let reply: string;
+    try {
+      const res = await opts.llm.complete({
+        messages,
+        temperature: spec.sampling.temperature,
+        topP: spec.sampling.topP,
+        seed: spec.sampling.seed,
+        maxTokens: spec.sampling.maxTokens,
+        purpose: 'agent',
+        signal: abort.signal,
+        onDelta: (text) => emit({ type: 'model-delta', runId, index, text }),
+      });
+      reply = res.content;
+      step.response = { content: res.content, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
+      step.tokens = { input: res.usage.inputTokens, output: res.usage.outputTokens, estimated: Boolean(res.meta?.usageEstimated) };
+      step.costUsd = costUsd(prices, res.model, res.usage);
+      step.latencyMs.model = res.latencyMs;
+    } catch (err) {
+      const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
+      step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
+      step.error = { code: e.code, message: e.message };
+      traj.steps.push(step);
+      emit({ type: 'step', runId, step });
+      if (e.code === 'aborted') {
+        end = opts.signal?.aborted ? { kind: 'user-stop', reason: 'stopped by the user' } : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s)` };
+      } else {
+        end = { kind: 'error', reason: `model error (${e.code}): ${e.message}` };
+      }
+      await persist('running');
+      break;
+    }
+
+    const postStart = performance.now();
+    // ---- parse + rectify ----
+    const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
+    step.rectifications.push(...parsed.rectifications);
+    step.parsed = { ...(parsed.thought ? { thought: parsed.thought } : {}), ...(parsed.command ? { command: parsed.command } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
+    let feedback: string;
+    let result: ToolResult | undefined;
+    let problem = parsed.error;
+    let command = parsed.command;
+    if (command && !problem) {
+      const r = await rectifyCommand(command, defs, ws, {
+        mode: spec.middleware.rectifyNames,
+        threshold: spec.middleware.levenshteinThreshold,
+        repairPaths: spec.middleware.repairPaths,
+      });
+      step.rectifications.push(...r.rectifications);
+      if (r.error) problem = r.error;
+      else command = r.command!;
+      step.parsed.command = command;
+    }
+    if (problem) {
+      memory.formatErrors++;
+      step.status = 'format-error';
+      step.rectifications.push({ kind: 'format-error', message: problem });
+      feedback = renderTemplate(spec.prompt.formatError, { error: problem, step: { index: index + 1 } }, `${spec.id}.formatError`);
+      if (memory.formatErrors >= spec.middleware.maxConsecutiveFormatErrors) {
+        end = { kind: 'error', reason: `${memory.formatErrors} consecutive replies could not be used (last: ${problem})` };
+      }
+    } else {
+      memory.formatErrors = 0;
+      const cmd = command!;
+      const key = canonicalJson(cmd);
+      const notAllowed = spec.stateEnforcement === 'enforced' && !stateSpec.tools.includes('*') && !stateSpec.tools.includes(cmd.name);
+      if (notAllowed) {
+        step.status = 'refused';
+        const msg = `The command ${cmd.name} is not available in state "${state}". Available now: ${allowed.map((d) => d.name).join(', ')}.`;
+        step.rectifications.push({ kind: 'state-refused', from: cmd.name, message: msg });
+        feedback = msg;
+      } else if (spec.middleware.refuseRepeats && memory.seenCommands.includes(key)) {
+        step.status = 'refused';
+        const msg = `You already ran exactly this command (${cmd.name} with the same arguments); its result is above. Try something different.`;
+        step.rectifications.push({ kind: 'repeat-refused', from: cmd.name, message: msg });
+        feedback = msg;
+      } else {
+        memory.seenCommands.push(key);
+        const tool = tools.find((t) => t.definition.name === cmd.name)!;
+        const overlayBefore = ws.overlay();
+        const toolStart = performance.now();
+        try {
+          result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm: opts.auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+        } catch (err) {
+          const msg = `The command ${cmd.name} failed: ${(err as Error)?.message ?? String(err)}`;
+          result = { ok: false, output: msg, shown: msg };
+        }
+        step.latencyMs.tool = performance.now() - toolStart;
+        if (!result.ok) step.status = 'tool-error';
+        const extraRect = result.data?.rectifications;
+        if (Array.isArray(extraRect)) step.rectifications.push(...(extraRect as Rectification[]));
+        feedback = await afterTool(cmd.name, cmd.args, result, overlayBefore, step);
+      }
+    }
+    if (spec.memory.kind === 'full-history') {
+      memory.history.push({ role: 'assistant', content: reply }, { role: 'user', content: feedback });
+    }
+    step.feedback = feedback;
+    step.stateAfter = memory.state;
+    // engine time = prompt build + parse + rectify + bookkeeping (everything but the model and the tool)
+    step.latencyMs.engine = engineMs + (performance.now() - postStart) - step.latencyMs.tool;
+    traj.steps.push(step);
+    if (step.costUsd === null && spec.budgets.unknownPrice === 'stop' && !end) {
+      end = { kind: 'budget', reason: `no price known for model ${step.response?.model}: add it to the price table, or set budgets.unknownPrice to "ignore"` };
+    }
+    emit({ type: 'step', runId, step });
+    await persist('running');
+    if (control.stopRequested && !end) end = { kind: 'user-stop', reason: 'stopped by the user' };
+  }
+
+  clearTimeout(wallTimer);
+  opts.signal?.removeEventListener('abort', onOuterAbort);
+  const outcome = await finish(end);
+  traj.outcome = outcome;
+  snapshot('finished');
+  traj.resume = undefined;
+  await opts.record?.(traj);
+  emit({ type: 'finished', runId, outcome });
+  return traj;
+
+  /** Everything after a tool ran: validations, transitions, stop rules, the feedback text. */
+  async function afterTool(name: string, args: Record<string, unknown>, result: ToolResult, overlayBefore: Overlay, step: TrajStep): Promise<string> {
+    const trimmed = trimObservation(result.shown, spec.observation);
+    step.tool = {
+      name,
+      args,
+      ok: result.ok,
+      output: result.output,
+      shown: trimmed.text,
+      ...(result.data ? { data: stripRectifications(result.data) } : {}),
+      ...(result.finished ? { finished: result.finished } : {}),
+    };
+    const after = ws.overlay();
+    if (canonicalJson(after) !== canonicalJson(overlayBefore)) {
+      const files = [...new Set([...Object.keys(after), ...Object.keys(overlayBefore)])].filter((p) => after[p] !== overlayBefore[p]).sort();
+      step.overlayChange = { files, diff: await ws.diff() };
+    }
+    let note = '';
+    const v: ValidationResult | undefined = result.validation;
+    if (v) {
+      memory.validations++;
+      step.verdict = v;
+      const candidate = result.data?.candidateOverlay as Overlay | undefined;
+      if (v.plausible) memory.plausibleOverlay = candidate ?? after;
+      if (!v.plausible && spec.stop.regressionRevert) {
+        const broke = v.failingTests.filter((t) => !opts.bug.failingTests.includes(t));
+        if (broke.length && v.compiled) {
+          ws.setOverlay(overlayBefore);
+          note = `\n\nThis change made tests fail that passed before (${broke.slice(0, 5).join(', ')}); it was reverted. Try a different fix.`;
+          step.rectifications.push({ kind: 'other', message: `regression: reverted the change (newly failing: ${broke.join(', ')})` });
+        }
+      }
+      const sig = errorSignature(v);
+      if (spec.stop.sameErrorTwice && sig && sig === memory.lastErrorSignature) {
+        end = { kind: 'stuck', reason: `stuck: the same error twice in a row (${summarizeValidation(v).split('\n')[0]})` };
+      }
+      memory.lastErrorSignature = sig;
+      if (v.plausible && spec.stop.onPlausible) end = { kind: 'finished', reason: 'a plausible patch was found (all tests pass)' };
+    }
+    if (result.ok) {
+      const t = spec.transitions.find((tr) => tr.tool === name && (tr.from === '*' || tr.from === memory.state));
+      if (t) memory.state = t.to;
+    }
+    if (spec.memory.kind === 'dynamic-prompt') {
+      memory.gathered.push({ step: step.index, tool: name, args, argsText: argsText(args), ok: result.ok, shown: trimmed.text, ...(result.data ? { data: stripRectifications(result.data) } : {}) });
+      memory.last = { command: `${name} ${JSON.stringify(args)}`, result: trimmed.text };
+    }
+    if (result.finished) end ??= { kind: 'finished', reason: `the agent finished (${result.finished.success ? 'success' : 'failure'}): ${result.finished.reason}` };
+    if (spec.finalStates.includes(memory.state)) end ??= { kind: 'finished', reason: `reached final state ${memory.state}` };
+    const sentinel = spec.middleware.completionSentinel;
+    if (sentinel && (result.output.trimStart().split('\n')[0]?.trim() === sentinel || new RegExp(`^\\s*echo\\s+["']?${sentinel}["']?\\s*$`).test(String(args.command ?? '')))) {
+      end ??= { kind: 'finished', reason: `the agent signalled completion (${sentinel})` };
+    }
+    const vars = { result: { tool: name, ok: result.ok, output: trimmed.text, elided: trimmed.elided, returncode: result.data?.returncode ?? (result.ok ? 0 : 1) }, step: { index: step.index + 1 } };
+    return renderTemplate(spec.prompt.observation, vars, `${spec.id}.observation`) + note;
+  }
+
+  async function finish(e: End): Promise<Outcome> {
+    let finalPatch = await programPatch(ws, opts.bug);
+    if (!finalPatch && memory.plausibleOverlay) {
+      ws.setOverlay(memory.plausibleOverlay);
+      finalPatch = await programPatch(ws, opts.bug);
+    }
+    let recheck: ValidationResult | undefined;
+    let plausible: boolean | null = null;
+    let reason = e.reason;
+    if (finalPatch && opts.recheck !== false) {
+      try {
+        recheck = await opts.validator.validate(ws, { mode: 'failing-first', tests: opts.bug.failingTests });
+        plausible = recheck.plausible;
+      } catch (err) {
+        reason += `; the final re-check failed: ${(err as Error).message}`;
+      }
+    } else if (finalPatch) {
+      plausible = traj.steps.findLast((s) => s.verdict)?.verdict?.plausible ?? null;
+    } else plausible = false;
+    let match: boolean | null = null;
+    if (opts.groundTruthPatch) {
+      try {
+        match = finalPatch ? await exactMatch(ws, opts.bug, opts.groundTruthPatch) : false;
+      } catch (err) {
+        reason += `; exact match not computed: ${(err as Error).message}`;
+      }
+    }
+    const t = totals();
+    const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' ? 'stopped' : 'implausible';
+    return {
+      status,
+      reason,
+      finalPatch,
+      plausible,
+      ...(recheck ? { recheck } : {}),
+      exactMatch: match,
+      totals: {
+        steps: traj.steps.length,
+        inputTokens: t.input,
+        outputTokens: t.output,
+        costUsd: t.cost,
+        wallMs: wallMs(),
+        validations: memory.validations,
+        formatErrors: traj.steps.filter((s) => s.status === 'format-error').length,
+      },
+    };
+  }
+}
+
+function stripRectifications(data: Record<string, unknown>): Record<string, unknown> {
+  const { rectifications: _r, candidateOverlay: _c, ...rest } = data;
+  return rest;
+}

@@ -1,0 +1,37 @@
+// Cost from an editable price table (USD per million tokens). A model missing from the table has no
+// known price: the step's cost is null and BudgetSpec.unknownPrice decides whether the run stops.
+export interface Price {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+export type PriceTable = Record<string, Price>;
+
+/** Starting prices (USD / 1M tokens, list prices as of late 2025); the UI and CLI let users edit them. */
+export const DEFAULT_PRICES: PriceTable = {
+  'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+  'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
+  'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
+  'gpt-4.1': { inputPerMTok: 2, outputPerMTok: 8 },
+  'gpt-3.5-turbo': { inputPerMTok: 0.5, outputPerMTok: 1.5 },
+  'deepseek-chat': { inputPerMTok: 0.28, outputPerMTok: 0.42 },
+  // local and replayed models cost nothing
+  scripted: { inputPerMTok: 0, outputPerMTok: 0 },
+  human: { inputPerMTok: 0, outputPerMTok: 0 },
+};
+
+export function priceFor(table: PriceTable, model: string): Price | undefined {
+  if (table[model]) return table[model];
+  // OpenRouter-style "vendor/model" and dated snapshots ("gpt-4o-2024-08-06") fall back to the base name
+  const base = model.split('/').pop() ?? model;
+  if (table[base]) return table[base];
+  const key = Object.keys(table)
+    .filter((k) => base.startsWith(`${k}-`))
+    .sort((a, b) => b.length - a.length)[0];
+  return key ? table[key] : undefined;
+}
+
+export function costUsd(table: PriceTable, model: string, usage: { inputTokens: number; outputTokens: number }): number | null {
+  const p = priceFor(table, model);
+  if (!p) return null;
+  return (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1_000_000;
+}

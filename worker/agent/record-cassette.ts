@@ -1,0 +1,44 @@
+// Recording a cassette by running a strategy against hand-written replies (the scripted provider):
+// the run goes through the real engine, so every call stores the exact prompt the engine will send
+// again on replay, with its hash. The demo cassettes in public/cassettes/ are made this way.
+import type { Cassette } from '../contracts/cassette.ts';
+import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
+import { createRecordingProvider } from '../llm/recording-provider.ts';
+import { createScriptedProvider, type ScriptedReply } from '../llm/scripted-provider.ts';
+import { runAgent, type RunAgentOptions } from './loop.ts';
+
+export interface RecordCassetteOptions extends Omit<RunAgentOptions, 'llm'> {
+  replies: readonly (string | ScriptedReply)[];
+  /** the model name the cassette answers as */
+  model?: string;
+  /** says who wrote the replies; stored in provenance.note */
+  note?: string;
+}
+
+export async function recordCassette(opts: RecordCassetteOptions): Promise<{ cassette: Cassette; trajectory: Trajectory }> {
+  const model = opts.model ?? 'repairlab-demo-scripted';
+  const recorder = createRecordingProvider(createScriptedProvider(opts.replies, { model }));
+  const trajectory = await runAgent({ ...opts, llm: recorder });
+  const cassette = recorder.toCassette({
+    model,
+    settings: {
+      ...(opts.strategy.sampling.temperature !== undefined ? { temperature: opts.strategy.sampling.temperature } : {}),
+      ...(opts.strategy.sampling.topP !== undefined ? { topP: opts.strategy.sampling.topP } : {}),
+    },
+    provenance: {
+      source: 'hand-authored',
+      note: opts.note ?? 'Replies written by hand and recorded through the RepairLab engine (not produced by a language model).',
+      recordedAt: new Date().toISOString(),
+      bugId: opts.bug.id,
+      preset: opts.preset ?? opts.strategy.id,
+    },
+  });
+  return { cassette, trajectory };
+}
+
+/** A step without what legitimately differs between two runs of the same thing (times, latency, provider meta). */
+export function comparableStep(step: TrajStep): Omit<TrajStep, 'startedAt' | 'latencyMs' | 'response'> & { response?: { content: string } } {
+  const { startedAt: _s, latencyMs: _l, response, ...rest } = step;
+  const verdict = rest.verdict ? { ...rest.verdict, timingsMs: { total: 0, compile: 0, tests: 0 }, cached: false, tests: rest.verdict.tests.map((t) => ({ ...t, durationMs: 0 })) } : undefined;
+  return { ...rest, ...(verdict ? { verdict } : {}), tokens: { ...rest.tokens, estimated: false }, ...(response ? { response: { content: response.content } } : {}) };
+}
