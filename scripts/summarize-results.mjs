@@ -1,0 +1,40 @@
+// Adds up what every stage of the test command reported and prints the closing line
+// `N passed, N failed`. Checks (type check, lint, build) count as one test each; vitest and
+// Playwright contribute their own test counts. A stage that crashed without a report counts as failed.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2];
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+for (const f of readdirSync(dir).filter((f) => f.endsWith('.check')).sort()) {
+  const name = f.replace(/\.check$/, '');
+  const ok = readFileSync(join(dir, f), 'utf8').trim() === 'ok';
+  if (name === 'vitest' || name === 'e2e') continue; // counted from their reports below
+  ok ? passed++ : failed++;
+  lines.push(`${name}: ${ok ? 'ok' : 'FAILED'}`);
+}
+
+function count(name, file, read) {
+  const path = join(dir, file);
+  const crashed = existsSync(join(dir, `${name}.check`)) && readFileSync(join(dir, `${name}.check`), 'utf8').trim() !== 'ok';
+  if (!existsSync(path)) {
+    failed++;
+    lines.push(`${name}: no report (stage crashed)`);
+    return;
+  }
+  const { p, f } = read(JSON.parse(readFileSync(path, 'utf8')));
+  passed += p;
+  failed += f;
+  if (crashed && f === 0) failed++; // the runner exited non-zero without a failing test: count that
+  lines.push(`${name}: ${p} passed, ${f} failed`);
+}
+
+count('vitest', 'vitest.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
+count('e2e', 'playwright.json', (r) => ({ p: r.stats.expected + (r.stats.flaky ?? 0), f: r.stats.unexpected }));
+
+console.log('\n' + lines.join('\n'));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,86 @@
+import { LitElement, css, html } from 'lit';
+import type { BugSummary } from '../../worker/engine-api.ts';
+import { panelStyles } from './shared-styles.ts';
+
+/** The bundled and imported bugs, filterable by library, category and blameability. Emits `bug-selected`. */
+export class RlBugBrowser extends LitElement {
+  static override properties = {
+    bugs: { attribute: false },
+    selected: {},
+    library: { state: true },
+    category: { state: true },
+    blame: { state: true },
+  };
+  declare bugs: BugSummary[];
+  declare selected: string | undefined;
+  declare library: string;
+  declare category: string;
+  declare blame: string;
+
+  constructor() {
+    super();
+    this.bugs = [];
+    this.library = '';
+    this.category = '';
+    this.blame = '';
+  }
+
+  static override styles = [
+    panelStyles,
+    css`
+      .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-bottom: 0.6rem; }
+      .filters select { width: auto; }
+      ul { list-style: none; padding: 0; margin: 0; }
+      li { padding: 0.45rem 0.5rem; border-radius: 6px; cursor: pointer; border: 1px solid transparent; }
+      li:hover { background: #f1f3f8; }
+      li[aria-selected='true'] { background: #e8eefc; border-color: #c9d6f6; }
+      .id { font-weight: 600; font-size: 0.85rem; }
+      .title { font-size: 0.85rem; }
+    `,
+  ];
+
+  private get visible(): BugSummary[] {
+    return this.bugs.filter(
+      (b) =>
+        (!this.library || b.library === this.library) &&
+        (!this.category || b.category === this.category) &&
+        (!this.blame || String(b.blameable) === this.blame),
+    );
+  }
+
+  private select(id: string) {
+    this.dispatchEvent(new CustomEvent('bug-selected', { detail: id, bubbles: true, composed: true }));
+  }
+
+  override render() {
+    const libraries = [...new Set(this.bugs.map((b) => b.library))].sort();
+    return html`<div class="panel">
+      <h2>Bugs</h2>
+      <div class="filters">
+        <select aria-label="library" @change=${(e: Event) => (this.library = (e.target as HTMLSelectElement).value)}>
+          <option value="">all libraries</option>
+          ${libraries.map((l) => html`<option value=${l}>${l}</option>`)}
+        </select>
+        <select aria-label="category" @change=${(e: Event) => (this.category = (e.target as HTMLSelectElement).value)}>
+          <option value="">all categories</option>
+          ${['SL', 'SH', 'SFMH', 'MFMH'].map((c) => html`<option value=${c}>${c}</option>`)}
+        </select>
+        <select aria-label="blameable" @change=${(e: Event) => (this.blame = (e.target as HTMLSelectElement).value)}>
+          <option value="">blameable or not</option>
+          <option value="true">blameable</option>
+          <option value="false">blameless</option>
+        </select>
+      </div>
+      <ul role="listbox" aria-label="bugs">
+        ${this.visible.map(
+          (b) => html`<li role="option" data-bug=${b.id} aria-selected=${b.id === this.selected} @click=${() => this.select(b.id)}>
+            <div class="id">${b.id} <span class="tag">${b.category}</span>${b.blameable ? '' : html`<span class="tag">blameless</span>`}</div>
+            <div class="title">${b.title}</div>
+          </li>`,
+        )}
+      </ul>
+      ${this.visible.length === 0 ? html`<p class="muted">No bug matches these filters.</p>` : ''}
+    </div>`;
+  }
+}
+customElements.define('rl-bug-browser', RlBugBrowser);

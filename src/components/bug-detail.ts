@@ -1,0 +1,36 @@
+import { LitElement, css, html } from 'lit';
+import type { BugView } from '../../worker/engine-api.ts';
+import { panelStyles } from './shared-styles.ts';
+import './code-excerpt.ts';
+
+/** One bug: its report, failing tests (with their source) and the fault-localized code. Never the ground truth. */
+export class RlBugDetail extends LitElement {
+  static override properties = { view: { attribute: false } };
+  declare view: BugView | undefined;
+
+  static override styles = [panelStyles, css`.report { white-space: pre-wrap; font-size: 0.9rem; line-height: 1.4; }`];
+
+  override render() {
+    const v = this.view;
+    if (!v) return html``;
+    const { bug } = v;
+    return html`<div class="panel" data-testid="bug-detail">
+      <h2>${bug.id}: ${bug.report.title}</h2>
+      <div>
+        <span class="tag">${bug.library}</span><span class="tag">${bug.category}</span>
+        <span class="tag">${bug.blameable ? 'blameable' : 'blameless'}</span>
+        ${bug.defectKinds.map((k) => html`<span class="tag">${k}</span>`)}
+      </div>
+      <h3>Bug report</h3>
+      <div class="report" data-testid="bug-report">${bug.report.body}</div>
+      <h3>Failing tests</h3>
+      <ul data-testid="failing-tests">${bug.failingTests.map((t) => html`<li><code>${t}</code></li>`)}</ul>
+      ${v.failingTestSources.map((t) =>
+        t.excerpt ? html`<rl-code-excerpt .excerpt=${t.excerpt}></rl-code-excerpt>` : html`<div class="muted">${t.test}: ${t.error}</div>`,
+      )}
+      <h3>Buggy code (fault localization)</h3>
+      ${v.buggyCode.map((ex) => html`<rl-code-excerpt data-testid="buggy-code" .excerpt=${ex}></rl-code-excerpt>`)}
+    </div>`;
+  }
+}
+customElements.define('rl-bug-detail', RlBugDetail);

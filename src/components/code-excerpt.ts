@@ -1,0 +1,29 @@
+import { LitElement, css, html } from 'lit';
+import type { CodeExcerpt } from '../../worker/engine-api.ts';
+
+/** Source lines with their numbers; fault-localized lines highlighted. */
+export class RlCodeExcerpt extends LitElement {
+  static override properties = { excerpt: { attribute: false } };
+  declare excerpt: CodeExcerpt | undefined;
+
+  static override styles = css`
+    :host { display: block; }
+    .file { font-size: 0.8rem; color: var(--muted); margin-top: 0.5rem; }
+    pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8rem; background: var(--code-bg); border-radius: 6px; padding: 0.4rem 0; margin: 0.2rem 0; overflow: auto; max-height: 26rem; }
+    .line { display: block; padding: 0 0.6rem; white-space: pre; }
+    .no { display: inline-block; width: 3.2rem; color: var(--muted); user-select: none; }
+    .hl { background: #fff1c2; }
+  `;
+
+  override render() {
+    const ex = this.excerpt;
+    if (!ex) return html``;
+    const hl = new Set(ex.highlight);
+    return html`<div class="file">${ex.file}</div>
+      <pre>${ex.lines.map((text, i) => {
+        const n = ex.startLine + i;
+        return html`<span class="line ${hl.has(n) ? 'hl' : ''}" data-line=${n}><span class="no">${n}</span>${text}</span>`;
+      })}</pre>`;
+  }
+}
+customElements.define('rl-code-excerpt', RlCodeExcerpt);

@@ -1,0 +1,136 @@
+import { LitElement, css, html } from 'lit';
+import type { BugSummary, BugView, ImportProgress, RepoInfo } from '../../worker/engine-api.ts';
+import { Comlink, getEngine } from '../engine-client.ts';
+import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { panelStyles } from './shared-styles.ts';
+import './bug-browser.ts';
+import './bug-detail.ts';
+import './run-view.ts';
+import './settings-panel.ts';
+
+type Tab = 'bugs' | 'settings' | 'repositories';
+
+/** The app shell: bug browser + bug detail + run view, settings, and the local repository store. */
+export class RlApp extends LitElement {
+  static override properties = {
+    tab: { state: true },
+    bugs: { state: true },
+    selected: { state: true },
+    view: { state: true },
+    progress: { state: true },
+    error: { state: true },
+    settings: { state: true },
+    endpoints: { state: true },
+    presets: { state: true },
+    repos: { state: true },
+  };
+  declare tab: Tab;
+  declare bugs: BugSummary[];
+  declare selected: string | undefined;
+  declare view: BugView | undefined;
+  declare progress: ImportProgress | undefined;
+  declare error: string | undefined;
+  declare settings: Settings | undefined;
+  declare endpoints: ModelEndpointChoice[];
+  declare presets: { id: string; title: string }[];
+  declare repos: RepoInfo[];
+
+  constructor() {
+    super();
+    this.tab = 'bugs';
+    this.bugs = [];
+    this.endpoints = [];
+    this.presets = [];
+    this.repos = [];
+  }
+
+  static override styles = [
+    panelStyles,
+    css`
+      header { display: flex; align-items: center; gap: 1.5rem; padding: 0.6rem 1.2rem; background: #fff; border-bottom: 1px solid var(--line); }
+      header h1 { font-size: 1.1rem; margin: 0; }
+      nav button { border: none; background: none; padding: 0.3rem 0.6rem; }
+      nav button[aria-current='page'] { font-weight: 600; border-bottom: 2px solid var(--accent); border-radius: 0; }
+      main { display: grid; grid-template-columns: minmax(16rem, 22rem) 1fr; gap: 1rem; padding: 1rem; align-items: start; }
+      main.single { grid-template-columns: 1fr; max-width: 48rem; }
+      .stack { display: grid; gap: 1rem; }
+    `,
+  ];
+
+  override async connectedCallback() {
+    super.connectedCallback();
+    const runtime = await fetchRuntimeConfig();
+    this.endpoints = runtime.modelEndpoints ?? [];
+    this.settings = loadSettings(runtime);
+    try {
+      const engine = getEngine();
+      [this.bugs, this.presets] = await Promise.all([engine.listBugs(), engine.listPresets()]);
+    } catch (e) {
+      this.error = `The engine could not list the bundled bugs: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  private async selectBug(id: string) {
+    this.selected = id;
+    this.view = undefined;
+    this.error = undefined;
+    try {
+      this.view = await getEngine().bugView(id, Comlink.proxy((p: ImportProgress) => (this.progress = p)));
+      this.bugs = this.bugs.map((b) => (b.id === id ? { ...b, imported: true } : b));
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.progress = undefined;
+    }
+  }
+
+  private async showRepos() {
+    this.tab = 'repositories';
+    this.repos = await getEngine().listRepos();
+  }
+
+  private async deleteRepo(repoId: string) {
+    await getEngine().deleteRepo(repoId);
+    this.repos = await getEngine().listRepos();
+    this.bugs = await getEngine().listBugs();
+  }
+
+  private makeRequest = (bugId: string, preset: string) => {
+    const s = this.settings!;
+    return { bugId, preset, model: modelSettingsFor(s), runner: s.runner };
+  };
+
+  private renderMain() {
+    if (this.tab === 'settings' && this.settings)
+      return html`<main class="single"><rl-settings-panel .settings=${this.settings} .endpoints=${this.endpoints}
+        @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
+    if (this.tab === 'repositories')
+      return html`<main class="single"><div class="panel"><h2>Repositories in this browser</h2>
+        ${this.repos.length === 0 ? html`<p class="muted">None yet: opening a bug imports its repository.</p>` : ''}
+        <ul>${this.repos.map((r) => html`<li data-repo=${r.repoId}>${r.repoId} — ${(r.bytes / 1024).toFixed(0)} KiB
+          <button @click=${() => this.deleteRepo(r.repoId)}>Delete</button></li>`)}</ul></div></main>`;
+    return html`<main>
+      <rl-bug-browser .bugs=${this.bugs} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
+      <div class="stack">
+        ${this.error ? html`<div class="error" data-testid="app-error">${this.error}</div>` : ''}
+        ${this.progress ? html`<div class="panel muted" data-testid="import-progress">Importing repository: ${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</div>` : ''}
+        ${this.view ? html`<rl-bug-detail .view=${this.view}></rl-bug-detail>
+          <rl-run-view .bugId=${this.selected} .presets=${this.presets} .makeRequest=${this.makeRequest}></rl-run-view>` : ''}
+        ${!this.selected && !this.error ? html`<div class="panel muted">Pick a bug to see its report, failing test and buggy code, then run an agent on it.</div>` : ''}
+      </div>
+    </main>`;
+  }
+
+  override render() {
+    return html`<header>
+        <h1>RepairLab</h1>
+        <nav>
+          <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
+          <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${this.showRepos}>Repositories</button>
+          <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
+        </nav>
+      </header>
+      ${this.renderMain()}`;
+  }
+}
+customElements.define('rl-app', RlApp);

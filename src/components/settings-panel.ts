@@ -1,0 +1,61 @@
+import { LitElement, html } from 'lit';
+import { PROVIDER_PRESETS, loadApiKey, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { panelStyles } from './shared-styles.ts';
+
+/** Runner and model endpoint settings. The API key is stored in this browser only. */
+export class RlSettingsPanel extends LitElement {
+  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true } };
+  declare settings: Settings;
+  declare endpoints: ModelEndpointChoice[];
+  declare saved: boolean;
+
+  constructor() {
+    super();
+    this.endpoints = [];
+    this.saved = false;
+  }
+
+  static override styles = panelStyles;
+
+  private update_(patch: (s: Settings) => Settings) {
+    this.settings = patch(structuredClone(this.settings));
+    saveSettings(this.settings);
+    this.saved = true;
+    this.dispatchEvent(new CustomEvent('settings-changed', { detail: this.settings, bubbles: true, composed: true }));
+  }
+
+  private choose(e: Event) {
+    const all = [...this.endpoints, ...PROVIDER_PRESETS];
+    const p = all.find((x) => x.name === (e.target as HTMLSelectElement).value);
+    if (p) this.update_((s) => ({ ...s, model: { ...s.model, baseURL: p.baseURL, model: p.model } }));
+  }
+
+  override render() {
+    const s = this.settings;
+    const val = (e: Event) => (e.target as HTMLInputElement).value;
+    const num = (e: Event) => (val(e) === '' ? undefined : Number(val(e)));
+    return html`<div class="panel">
+      <h2>Settings</h2>
+      <h3>Runner (compiles and tests patches in a sandbox)</h3>
+      <label>Runner URL <input type="url" name="runner-url" .value=${s.runner.url} @change=${(e: Event) => this.update_((x) => ({ ...x, runner: { ...x.runner, url: val(e) } }))} /></label>
+      <label>Runner token <input type="password" name="runner-token" .value=${s.runner.token} @change=${(e: Event) => this.update_((x) => ({ ...x, runner: { ...x.runner, token: val(e) } }))} /></label>
+      <h3>Model</h3>
+      <label><input type="radio" name="kind" .checked=${s.modelKind === 'endpoint'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'endpoint' }))} /> An OpenAI-compatible endpoint</label>
+      <label><input type="radio" name="kind" .checked=${s.modelKind === 'human'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'human' }))} /> A person plays the model (no key needed)</label>
+      <label>Preset
+        <select name="endpoint-preset" @change=${this.choose}>
+          <option value="">choose…</option>
+          ${[...this.endpoints, ...PROVIDER_PRESETS].map((p) => html`<option value=${p.name}>${p.name}</option>`)}
+        </select>
+      </label>
+      <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, baseURL: val(e) } }))} /></label>
+      <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, model: val(e) } }))} /></label>
+      <label>API key (kept in this browser only; sent only to the base URL above)
+        <input type="password" name="api-key" autocomplete="off" .value=${loadApiKey()} @change=${(e: Event) => { saveApiKey(val(e)); this.saved = true; }} /></label>
+      <label>Temperature <input type="number" step="0.1" name="temperature" .value=${String(s.model.temperature ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, temperature: num(e) } }))} /></label>
+      <label>Seed <input type="number" name="seed" .value=${String(s.model.seed ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, seed: num(e) } }))} /></label>
+      ${this.saved ? html`<p class="muted">Saved.</p>` : ''}
+    </div>`;
+  }
+}
+customElements.define('rl-settings-panel', RlSettingsPanel);

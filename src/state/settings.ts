@@ -1,0 +1,82 @@
+// User settings, kept in this browser's localStorage only. The model API key is stored separately and is
+// never put in share links, exports, trajectories or logs; it is handed to the engine worker only to
+// call the configured model endpoint.
+import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
+
+export interface ModelEndpointChoice {
+  name: string;
+  baseURL: string;
+  model: string;
+}
+
+export interface Settings {
+  runner: RunnerSettings;
+  model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number };
+  /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies */
+  modelKind: 'endpoint' | 'human';
+}
+
+const SETTINGS_KEY = 'repairlab.settings.v1';
+const API_KEY_KEY = 'repairlab.apiKey.v1';
+
+/** Endpoints the serving machine offers (written by `npm start` into /runtime-config.json). */
+export interface RuntimeConfig {
+  runner?: RunnerSettings;
+  modelEndpoints?: ModelEndpointChoice[];
+}
+
+export const PROVIDER_PRESETS: ModelEndpointChoice[] = [
+  { name: 'OpenAI', baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+  { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1', model: 'deepseek-chat' },
+  { name: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini' },
+  { name: 'Ollama (local)', baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:7b' },
+  { name: 'vLLM (local)', baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen2.5-Coder-7B-Instruct' },
+];
+
+export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
+  try {
+    const res = await fetch(new URL('runtime-config.json', document.baseURI), { cache: 'no-store' });
+    if (!res.ok) return {};
+    return (await res.json()) as RuntimeConfig;
+  } catch {
+    return {};
+  }
+}
+
+export function loadSettings(runtime: RuntimeConfig): Settings {
+  const fallback: Settings = {
+    runner: runtime.runner ?? { url: 'http://127.0.0.1:8765', token: '' },
+    model: runtime.modelEndpoints?.[0]
+      ? { baseURL: runtime.modelEndpoints[0].baseURL, model: runtime.modelEndpoints[0].model }
+      : { baseURL: PROVIDER_PRESETS[0]!.baseURL, model: PROVIDER_PRESETS[0]!.model },
+    modelKind: 'endpoint',
+  };
+  try {
+    const raw = localStorage.getItem(SETTINGS_KEY);
+    if (!raw) return fallback;
+    const saved = JSON.parse(raw) as Partial<Settings>;
+    // A runner started by `npm start` gets a fresh token each time: prefer the served one.
+    return { ...fallback, ...saved, runner: runtime.runner ?? saved.runner ?? fallback.runner };
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSettings(s: Settings): void {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+}
+
+export function loadApiKey(): string {
+  return localStorage.getItem(API_KEY_KEY) ?? '';
+}
+
+export function saveApiKey(key: string): void {
+  if (key) localStorage.setItem(API_KEY_KEY, key);
+  else localStorage.removeItem(API_KEY_KEY);
+}
+
+export function modelSettingsFor(s: Settings): ModelSettings {
+  if (s.modelKind === 'human') return { kind: 'human' };
+  const apiKey = loadApiKey();
+  return { kind: 'openai', ...s.model, ...(apiKey ? { apiKey } : {}) };
+}

@@ -1,0 +1,180 @@
+// The headless CLI: the same engine code as the browser worker, on Node. Each command prints human-readable
+// text, or one JSON document with --json. Errors go to stderr with a message that says what to do; exit 1.
+import { readFile, writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import type { ModelSettings, PatchChoice } from '../engine-api.ts';
+import { toPublicBug } from '../contracts/bug.ts';
+import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
+import { formatValidation } from './format.ts';
+
+const program = new Command();
+program
+  .name('repairlab')
+  .description('RepairLab: agentic program repair sandbox (headless engine)')
+  .showHelpAfterError()
+  .configureOutput({ outputError: (str, write) => write(str) });
+
+const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
+
+program
+  .command('bugs')
+  .description('list the bundled bugs')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const bugs = await createNodeEngine().listBugs();
+    print(!!opts.json, bugs, () => bugs.map((b) => `${b.id.padEnd(16)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.title}`).join('\n'));
+  });
+
+program
+  .command('validate <bug>')
+  .description('compile and test a bug on the runner, with no patch, the ground-truth fix, or a unified diff file')
+  .option('--patch <patch>', "'none', 'ground-truth', or a path to a unified diff", 'none')
+  .option('--tests <mode>', "'failing-first' (default) or 'all'", 'failing-first')
+  .option('--runner <url>', 'runner URL (default: start one in this process)')
+  .option('--token <token>', 'runner token')
+  .option('--json', 'print JSON')
+  .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; json?: boolean }) => {
+    const engine = createNodeEngine();
+    const bug = await engine.publicBug(bugId);
+    const patch: PatchChoice = opts.patch === 'none' || opts.patch === 'ground-truth' ? opts.patch : { diff: await readPatchFile(opts.patch) };
+    const tests = opts.tests === 'all' ? ({ mode: 'all' } as const) : ({ mode: 'failing-first', tests: bug.failingTests } as const);
+    const result = await withRunner(opts, (runner) => engine.validatePatch(bugId, patch, runner, tests));
+    print(!!opts.json, { bug: bugId, patch: opts.patch, verdict: result.plausible ? 'pass' : 'fail', ...result }, () => formatValidation(bugId, result));
+    process.exitCode = 0;
+  });
+
+program
+  .command('run <bug>')
+  .description('run an agent preset on a bug, headless, and write its trajectory')
+  .requiredOption('--preset <preset>', 'oneshot | repairagent | hafixagent | passerine (see `repairlab presets`)')
+  .requiredOption('--llm <spec>', 'replay:<cassette.json> | scripted:<replies.json> | openai:<model>')
+  .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
+  .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
+  .option('--overrides <json>', 'StrategySpec overrides as JSON')
+  .option('--out <file>', 'write the trajectory here (default: the records store)')
+  .option('--runner <url>', 'runner URL (default: start one in this process)')
+  .option('--token <token>', 'runner token')
+  .option('--json', 'print the trajectory as JSON')
+  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; json?: boolean }) => {
+    const engine = createNodeEngine();
+    const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+    const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides) : undefined;
+    const { RunManager } = await import('../run-manager.ts');
+    const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const runs = new RunManager(engine, initJavaForNode);
+    const trajectory = await withRunner(opts, (runner) =>
+      runs.start({ bugId, preset: opts.preset, overrides, model, runner }, (e) => {
+        if (opts.json) return;
+        if (e.type === 'step') {
+          const step = e.step as { index: number; status: string; tool?: { name: string } };
+          console.error(`step ${step.index + 1}: ${step.status}${step.tool ? ` (${step.tool.name})` : ''}`);
+        }
+      }),
+    );
+    if (opts.out) await writeFile(opts.out, JSON.stringify(trajectory, null, 2));
+    const o = trajectory.outcome;
+    print(!!opts.json, trajectory, () => `${bugId} with ${opts.preset}: ${o?.status ?? 'unfinished'} — ${o?.reason ?? ''}\n${o?.finalPatch ?? ''}\ntrajectory: ${opts.out ?? `records/trajectories/${trajectory.runId}.json`}`);
+    if (o?.status === 'error') process.exitCode = 1;
+  });
+
+program
+  .command('presets')
+  .description('list the agent presets and their named variants (ablations, paper-vs-code options)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const { listPresets } = await import('../agent/presets/index.ts');
+    const presets = listPresets();
+    print(!!opts.json, presets, () => presets.map((p) => `${p.id.padEnd(14)} ${p.name}`).join('\n'));
+  });
+
+program
+  .command('tools')
+  .description('list every tool definition, by toolkit')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const { allToolDefinitions } = await import('../tools/registry.ts');
+    const defs = allToolDefinitions();
+    const byToolkit: Record<string, typeof defs> = {};
+    for (const d of defs) (byToolkit[d.toolkit] ??= []).push(d);
+    print(!!opts.json, byToolkit, () =>
+      Object.entries(byToolkit)
+        .map(([k, ds]) => `${k}:\n` + ds.map((d) => `  ${d.name}(${d.args.map((a) => a.name).join(', ')}) — ${d.description.split('\n')[0]}`).join('\n'))
+        .join('\n'),
+    );
+  });
+
+program
+  .command('tool <bug> <toolkit> <name> [args]')
+  .description("run one tool on a bug's workspace and print its output (args: a JSON object)")
+  .option('--runner <url>', 'runner URL (default: start one in this process when the tool needs it)')
+  .option('--token <token>', 'runner token')
+  .option('--json', 'print the full ToolResult as JSON')
+  .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { json?: boolean }) => {
+    const engine = createNodeEngine();
+    const { toolkit } = await import('../tools/registry.ts');
+    const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const { RunnerClient, runnerValidator } = await import('../runner-client/client.ts');
+    const tools = toolkit(toolkitName as Parameters<typeof toolkit>[0]);
+    const tool = tools.find((t) => t.definition.name === name || t.definition.aliases?.includes(name));
+    if (!tool) throw new Error(`No tool "${name}" in toolkit ${toolkitName}. Its tools: ${tools.map((t) => t.definition.name).join(', ')}.`);
+    const args = argsJson ? parseJsonFlag('args', argsJson) : {};
+    await initJavaForNode();
+    const { bug, workspace } = await engine.workspaceFor(bugId);
+    const result = await withRunner(opts, (runner) =>
+      tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout), settings: {} }),
+    );
+    print(!!opts.json, result, () => result.shown);
+    if (!result.ok) process.exitCode = 1;
+  });
+
+async function modelFromFlag(spec: string, baseURL: string, apiKey: string | undefined): Promise<ModelSettings> {
+  const [kind, ...rest] = spec.split(':');
+  const value = rest.join(':');
+  switch (kind) {
+    case 'replay':
+      return { kind: 'replay', cassette: JSON.parse(await readFlagFile('--llm replay:', value)) };
+    case 'scripted': {
+      const replies = JSON.parse(await readFlagFile('--llm scripted:', value));
+      if (!Array.isArray(replies)) throw new Error(`--llm scripted:${value}: the file must hold a JSON array of reply strings.`);
+      return { kind: 'scripted', replies };
+    }
+    case 'openai':
+      if (!value) throw new Error('--llm openai:<model>: name the model, e.g. openai:gpt-4o-mini.');
+      return { kind: 'openai', baseURL, model: value, ...(apiKey ? { apiKey } : {}) };
+    default:
+      throw new Error(`--llm ${spec}: expected replay:<cassette.json>, scripted:<replies.json> or openai:<model>.`);
+  }
+}
+
+async function readFlagFile(flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`${flag}${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+}
+
+function parseJsonFlag(flag: string, text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // fall through to the message below
+  }
+  throw new Error(`${flag}: expected a JSON object, e.g. '{"path": "src/main/java/Foo.java"}'.`);
+}
+
+async function readPatchFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`--patch ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give 'none', 'ground-truth', or the path of a unified diff.`);
+  }
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  console.error(`repairlab: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+}

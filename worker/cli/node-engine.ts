@@ -1,0 +1,37 @@
+// The CLI's engine: the same Engine as the browser worker, on the Node platform (repositories and records
+// under REPAIRLAB_HOME, default <checkout>/.repairlab), with a runner given by flags/env or started in-process.
+import { fileURLToPath } from 'node:url';
+import { Engine } from '../engine.ts';
+import { createNodePlatform } from '../platform/node.ts';
+import type { RunnerSettings } from '../engine-api.ts';
+
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
+
+export function createNodeEngine(): Engine {
+  const root = process.env.REPAIRLAB_HOME ?? `${CHECKOUT}.repairlab`;
+  return new Engine(createNodePlatform({ root }));
+}
+
+export interface RunnerFlags {
+  runner?: string;
+  token?: string;
+}
+
+/**
+ * Calls `fn` with a runner: the one named by --runner/--token (or REPAIRLAB_RUNNER_URL/TOKEN), else a runner
+ * started in this process for the duration of the command (sandboxed as `npm start`'s is).
+ */
+export async function withRunner<T>(flags: RunnerFlags, fn: (runner: RunnerSettings) => Promise<T>): Promise<T> {
+  const url = flags.runner ?? process.env.REPAIRLAB_RUNNER_URL;
+  if (url) {
+    const token = flags.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
+    return fn({ url, token });
+  }
+  const { startRunner } = await import('../../runner/src/index.ts');
+  const runner = await startRunner({ port: 0 });
+  try {
+    return await fn({ url: runner.url, token: runner.token });
+  } finally {
+    await runner.close();
+  }
+}

@@ -1,0 +1,176 @@
+// Engine: the one facade over the engine's parts. The browser worker exposes it to the UI through Comlink
+// (worker/worker-entry.ts); the CLI calls it directly in Node (worker/cli/). Same code on both sides: only
+// the Platform differs.
+import { toPublicBug, type BugSpec, type PublicBug } from './contracts/bug.ts';
+import type { Platform } from './contracts/platform.ts';
+import type { Workspace } from './contracts/workspace.ts';
+import type { TestSelection, ValidationResult } from './contracts/runner-api.ts';
+import type { BugSummary, BugView, CodeExcerpt, ImportProgress, PatchChoice, RepoInfo, RunnerSettings } from './engine-api.ts';
+import { BenchmarkCatalog } from './benchmark-catalog.ts';
+import { RepoStore } from './repo/store.ts';
+import type { RepoSession } from './repo/session.ts';
+import { openWorkspace } from './repo/workspace.ts';
+import { RunnerClient } from './runner-client/client.ts';
+import { applyUnifiedDiff } from './agent/apply-diff.ts';
+
+const EXCERPT_CONTEXT = 6;
+
+export class Engine {
+  readonly catalog: BenchmarkCatalog;
+  readonly repos: RepoStore;
+  private readonly sessions = new Map<string, RepoSession>();
+  private readonly imports = new Map<string, Promise<void>>();
+
+  constructor(readonly platform: Platform) {
+    this.catalog = new BenchmarkCatalog(platform);
+    this.repos = new RepoStore(platform);
+  }
+
+  async listBugs(): Promise<BugSummary[]> {
+    const bugs = await this.catalog.bugs();
+    const stored = new Set((await this.repos.listRepos()).map((r) => r.repoId));
+    return bugs.map((b) => ({
+      id: b.id,
+      library: b.library,
+      title: b.report.title,
+      category: b.category,
+      blameable: b.blameable,
+      defectKinds: b.defectKinds,
+      failingTests: b.failingTests,
+      imported: stored.has(b.repoId),
+    }));
+  }
+
+  async publicBug(bugId: string): Promise<PublicBug> {
+    return toPublicBug(await this.catalog.bug(bugId));
+  }
+
+  listRepos(): Promise<RepoInfo[]> {
+    return this.repos.listRepos();
+  }
+
+  async deleteRepo(repoId: string): Promise<void> {
+    this.sessions.delete(repoId);
+    await this.repos.deleteRepo(repoId);
+  }
+
+  /** Imports the bug's repository into the store if it is not there yet (bundled bugs: from public/benchmarks/). */
+  async ensureRepository(bug: BugSpec, onProgress?: (p: ImportProgress) => void): Promise<RepoSession> {
+    const cached = this.sessions.get(bug.repoId);
+    if (cached) return cached;
+    if (!(await this.repos.has(bug.repoId))) {
+      // Two callers asking for the same repository share one import.
+      let pending = this.imports.get(bug.repoId);
+      if (!pending) {
+        pending = this.importBundled(bug, onProgress).finally(() => this.imports.delete(bug.repoId));
+        this.imports.set(bug.repoId, pending);
+      }
+      await pending;
+    }
+    const session = await this.repos.openRepo(bug.repoId);
+    this.sessions.set(bug.repoId, session);
+    return session;
+  }
+
+  private async importBundled(bug: BugSpec, onProgress?: (p: ImportProgress) => void): Promise<void> {
+    if (bug.repository.kind !== 'bundled') {
+      throw new Error(`Bug ${bug.id} lives in repository "${bug.repoId}", which is not in this browser's store: import it first (Repositories).`);
+    }
+    onProgress?.({ phase: 'Downloading bundle', loaded: 0 });
+    const bytes = await this.catalog.bundleBytes(bug.repoId);
+    await this.repos.importBundle(bug.repoId, bytes, { onProgress, label: bug.repository.bundle });
+  }
+
+  /** A fresh workspace at the bug's buggy commit (the only tree an agent ever sees). */
+  async workspaceFor(bugId: string, onProgress?: (p: ImportProgress) => void): Promise<{ bug: BugSpec; workspace: Workspace }> {
+    const bug = await this.catalog.bug(bugId);
+    const session = await this.ensureRepository(bug, onProgress);
+    return { bug, workspace: await openWorkspace(session, bug.buggyCommit) };
+  }
+
+  /** What the bug page shows: report, failing test sources, fault-localized code. Never the ground truth. */
+  async bugView(bugId: string, onProgress?: (p: ImportProgress) => void): Promise<BugView> {
+    const { bug, workspace } = await this.workspaceFor(bugId, onProgress);
+    const failingTestSources: BugView['failingTestSources'] = [];
+    for (const test of bug.failingTests) {
+      const [className = '', method = ''] = test.split('::');
+      const file = await findSourceFile(workspace, bug.layout.testDirs, className);
+      if (!file) {
+        failingTestSources.push({ test, file: '', error: `test class ${className} not found under ${bug.layout.testDirs.join(', ')}` });
+        continue;
+      }
+      const lines = (await workspace.read(file)).split('\n');
+      const at = lines.findIndex((l) => new RegExp(`\\b${method}\\s*\\(`).test(l));
+      failingTestSources.push({ test, file, excerpt: at < 0 ? excerpt(file, lines, 1, lines.length, []) : methodExcerpt(file, lines, at) });
+    }
+    const buggyCode: CodeExcerpt[] = [];
+    for (const fl of bug.faultLocalization) {
+      const lines = (await workspace.read(fl.file)).split('\n');
+      const lo = Math.max(1, Math.min(...fl.lines) - EXCERPT_CONTEXT);
+      const hi = Math.min(lines.length, Math.max(...fl.lines) + EXCERPT_CONTEXT);
+      buggyCode.push(excerpt(fl.file, lines, lo, hi, fl.lines));
+    }
+    return { bug: toPublicBug(bug), failingTestSources, buggyCode };
+  }
+
+  /** Validates the buggy version with no patch, the ground-truth fix, or a given unified diff. */
+  async validatePatch(bugId: string, patch: PatchChoice, runner: RunnerSettings, tests?: TestSelection): Promise<ValidationResult> {
+    const { bug, workspace } = await this.workspaceFor(bugId);
+    if (patch === 'ground-truth') await this.applyGroundTruth(bug, workspace);
+    else if (patch !== 'none') await applyUnifiedDiff(workspace, patch.diff);
+    const client = new RunnerClient(runner);
+    return client.validate(workspace, bug.layout, tests ?? { mode: 'failing-first', tests: bug.failingTests });
+  }
+
+  /** The ground truth as an overlay: program files as they are at the fixed commit. Engine-only. */
+  private async applyGroundTruth(bug: BugSpec, workspace: Workspace): Promise<void> {
+    const fixed = bug.groundTruth.fixedCommit;
+    if (fixed) {
+      const session = await this.ensureRepository(bug);
+      const fixedWs = await openWorkspace(session, fixed);
+      const before = new Map((await workspace.baseFiles()).map((f) => [f.path, f.oid]));
+      const after = await fixedWs.baseFiles();
+      const inSources = (p: string) => bug.layout.sourceDirs.some((d) => p.startsWith(d.replace(/\/?$/, '/')));
+      for (const f of after) if (inSources(f.path) && before.get(f.path) !== f.oid) await workspace.write(f.path, await fixedWs.read(f.path));
+      const afterPaths = new Set(after.map((f) => f.path));
+      for (const p of before.keys()) if (inSources(p) && !afterPaths.has(p)) await workspace.delete(p);
+      return;
+    }
+    if (bug.groundTruth.patch) {
+      await applyUnifiedDiff(workspace, bug.groundTruth.patch);
+      return;
+    }
+    throw new Error(`Bug ${bug.id} has no ground truth (neither a fixed commit nor a patch).`);
+  }
+}
+
+async function findSourceFile(ws: Workspace, roots: string[], className: string): Promise<string | undefined> {
+  const rel = className.split('$')[0]!.replace(/\./g, '/') + '.java';
+  for (const root of roots) {
+    const path = `${root.replace(/\/$/, '')}/${rel}`;
+    if (await ws.exists(path)) return path;
+  }
+  return undefined;
+}
+
+function excerpt(file: string, lines: string[], from: number, to: number, highlight: number[]): CodeExcerpt {
+  return { file, startLine: from, lines: lines.slice(from - 1, to), highlight };
+}
+
+/** From the test method's annotations to its closing brace (brace counting is enough for display). */
+function methodExcerpt(file: string, lines: string[], declIndex: number): CodeExcerpt {
+  let start = declIndex;
+  while (start > 0 && /^\s*@/.test(lines[start - 1]!)) start--;
+  let depth = 0;
+  let seenBrace = false;
+  let end = declIndex;
+  for (let i = declIndex; i < lines.length; i++) {
+    for (const ch of lines[i]!) {
+      if (ch === '{') (depth++, (seenBrace = true));
+      else if (ch === '}') depth--;
+    }
+    end = i;
+    if (seenBrace && depth <= 0) break;
+  }
+  return excerpt(file, lines, start + 1, end + 1, [declIndex + 1]);
+}

@@ -1,0 +1,137 @@
+// Agent runs as the UI and the CLI start them: resolves the preset, builds the model provider, the runner
+// validator and the toolkit, runs the loop, persists the trajectory after every step (platform records), and
+// turns loop events into RunEvents. Many runs can go at once (they are I/O-bound); each has its own control.
+import { toPublicBug } from './contracts/bug.ts';
+import type { LlmProvider } from './contracts/llm.ts';
+import type { Trajectory } from './contracts/trajectory.ts';
+import type { StrategySpec } from './contracts/strategy.ts';
+import type { ModelSettings, RunEvent, RunRequest } from './engine-api.ts';
+import type { Engine } from './engine.ts';
+import type { AnyTool } from './agent/agent-tool.ts';
+import { runAgent } from './agent/loop.ts';
+import { RunControl } from './agent/run-control.ts';
+import { listPresets, resolveStrategy } from './agent/presets/index.ts';
+import { applyPatchTool } from './agent/engine-tools.ts';
+import { toolkit } from './tools/registry.ts';
+import { createOpenAiProvider } from './llm/openai-provider.ts';
+import { createScriptedProvider } from './llm/scripted-provider.ts';
+import { createReplayProvider } from './llm/replay-provider.ts';
+import { parseCassette } from './contracts/cassette.ts';
+import { HumanChannel, type HumanTurn } from './llm/human-provider.ts';
+import { RunnerClient, runnerValidator } from './runner-client/client.ts';
+
+export const TRAJECTORIES = 'trajectories';
+
+interface ActiveRun {
+  control: RunControl;
+  abort: AbortController;
+  human?: { answer(text: string): void };
+}
+
+/** The tools a strategy may call: its toolkit, narrowed to the tools its states name. */
+export function toolsForStrategy(strategy: StrategySpec): AnyTool[] {
+  if (strategy.toolkit === 'engine') return [applyPatchTool];
+  const named = new Set(strategy.states.flatMap((s) => s.tools));
+  const all = toolkit(strategy.toolkit);
+  return named.has('*') ? all : all.filter((t) => named.has(t.definition.name) || (t.definition.aliases ?? []).some((a) => named.has(a)));
+}
+
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  private javaReady?: Promise<unknown>;
+
+  constructor(
+    private readonly engine: Engine,
+    /** loads the Java parser the RepairAgent and HAFix tools need (wasm URLs in the browser, bytes in Node) */
+    private readonly initJava: () => Promise<unknown>,
+  ) {}
+
+  listPresets() {
+    return listPresets().map((p) => ({ ...p, title: p.name }));
+  }
+
+  /** Runs to the end and resolves with the trajectory; events stream through `onEvent` meanwhile. */
+  async start(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+    const strategy = resolveStrategy(request.preset, { overrides: request.overrides });
+    const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
+    if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
+      this.javaReady ??= this.initJava();
+      await this.javaReady;
+    }
+    const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+    let runId = '';
+    const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run);
+    const validator = runnerValidator(new RunnerClient(request.runner), bug.layout);
+    const records = this.engine.platform.records;
+    try {
+      const trajectory = await runAgent({
+        strategy,
+        preset: request.preset,
+        overrides: request.overrides,
+        bug: toPublicBug(bug),
+        workspace,
+        validator,
+        llm,
+        tools: toolsForStrategy(strategy),
+        control: run.control,
+        signal: run.abort.signal,
+        groundTruthPatch: bug.groundTruth.patch,
+        record: (t) => records.put(TRAJECTORIES, t.runId, t),
+        onEvent: (e) => {
+          if (!runId) {
+            runId = e.runId;
+            this.active.set(runId, run);
+            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset });
+          }
+          if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
+          else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
+          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome });
+        },
+      });
+      return trajectory;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      onEvent({ type: 'run-failed', runId, error: message });
+      throw e;
+    } finally {
+      if (runId) this.active.delete(runId);
+    }
+  }
+
+  async stop(runId: string): Promise<void> {
+    const run = this.active.get(runId);
+    if (!run) throw new Error(`No run ${runId} is going on.`);
+    run.control.stop();
+    run.abort.abort();
+  }
+
+  async submitHumanReply(runId: string, text: string): Promise<void> {
+    const run = this.active.get(runId);
+    if (!run?.human) throw new Error(`Run ${runId} is not waiting for a human reply.`);
+    run.human.answer(text);
+  }
+
+  list(): Promise<string[]> {
+    return this.engine.platform.records.list(TRAJECTORIES);
+  }
+
+  get(runId: string): Promise<Trajectory | undefined> {
+    return this.engine.platform.records.get<Trajectory>(TRAJECTORIES, runId);
+  }
+
+  private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun): LlmProvider {
+    switch (model.kind) {
+      case 'openai':
+        return createOpenAiProvider({ ...model, stream: true });
+      case 'scripted':
+        return createScriptedProvider(model.replies);
+      case 'replay':
+        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true });
+      case 'human': {
+        const channel = new HumanChannel(askHuman);
+        run.human = { answer: (text) => channel.reply(text) };
+        return channel.provider;
+      }
+    }
+  }
+}

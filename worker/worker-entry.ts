@@ -1,0 +1,34 @@
+// The engine worker: one module worker owns the git store (lightning-fs in IndexedDB), parsing and the agent
+// runs, and exposes them to the UI with Comlink. Only this worker opens lightning-fs.
+import './shims/buffer.ts';
+import * as Comlink from 'comlink';
+import { Engine } from './engine.ts';
+import { createBrowserPlatform } from './platform/browser.ts';
+import { initJava } from './java/index.ts';
+import { javaWasmUrls } from './java/wasm-urls.browser.ts';
+import { RunManager } from './run-manager.ts';
+import type { ImportProgress, RunEvent, RunRequest } from './engine-api.ts';
+
+// The app's base URL: this script is served one directory below it (assets/ in a build, worker/ in dev).
+const platform = createBrowserPlatform({ assetBaseUrl: new URL('../', self.location.href).href });
+const engine = new Engine(platform);
+const runs = new RunManager(engine, () => initJava(javaWasmUrls));
+
+/** What the UI can call. Callbacks arrive as Comlink proxies. */
+const api = {
+  listBugs: () => engine.listBugs(),
+  bugView: (bugId: string, onProgress?: (p: ImportProgress) => void) => engine.bugView(bugId, onProgress),
+  listRepos: () => engine.listRepos(),
+  deleteRepo: (repoId: string) => engine.deleteRepo(repoId),
+  listPresets: () => runs.listPresets(),
+  startRun: (request: RunRequest, onEvent: (e: RunEvent) => void) => runs.start(request, onEvent),
+  stopRun: (runId: string) => runs.stop(runId),
+  submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
+  listRuns: () => runs.list(),
+  getRun: (runId: string) => runs.get(runId),
+  storageEstimate: () => platform.storageEstimate(),
+};
+
+export type WorkerApi = typeof api;
+
+Comlink.expose(api);
