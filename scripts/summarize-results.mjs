@@ -13,7 +13,8 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith('.check')).sort()) {
   const name = f.replace(/\.check$/, '');
   const ok = readFileSync(join(dir, f), 'utf8').trim() === 'ok';
   if (name === 'vitest' || name === 'e2e') continue; // counted from their reports below
-  ok ? passed++ : failed++;
+  if (ok) passed++;
+  else failed++;
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'}`);
 }
 

@@ -20,6 +20,6 @@ step typecheck npx tsc --noEmit -p tsconfig.json
 step lint npx eslint . --max-warnings=-1
 step vitest npx vitest run --reporter=default --reporter=json --outputFile="$results/vitest.json"
 step build npx vite build --logLevel warn
-step e2e npx playwright test --reporter=list,json
+step e2e npx playwright test
 node scripts/summarize-results.mjs "$results" || status=1
 exit $status

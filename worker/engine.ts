@@ -166,8 +166,10 @@ function methodExcerpt(file: string, lines: string[], declIndex: number): CodeEx
   let end = declIndex;
   for (let i = declIndex; i < lines.length; i++) {
     for (const ch of lines[i]!) {
-      if (ch === '{') (depth++, (seenBrace = true));
-      else if (ch === '}') depth--;
+      if (ch === '{') {
+        depth++;
+        seenBrace = true;
+      } else if (ch === '}') depth--;
     }
     end = i;
     if (seenBrace && depth <= 0) break;

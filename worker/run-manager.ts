@@ -22,6 +22,17 @@ import { RunnerClient, runnerValidator } from './runner-client/client.ts';
 
 export const TRAJECTORIES = 'trajectories';
 
+export interface RunSummary {
+  runId: string;
+  bugId: string;
+  preset: string;
+  createdAt: string;
+  steps: number;
+  /** outcome status, or the trajectory's own status while unfinished */
+  status: string;
+  reason: string;
+}
+
 interface ActiveRun {
   control: RunControl;
   abort: AbortController;
@@ -111,8 +122,16 @@ export class RunManager {
     run.human.answer(text);
   }
 
-  list(): Promise<string[]> {
-    return this.engine.platform.records.list(TRAJECTORIES);
+  /** Saved runs, newest first (a run's record is written after every step, so failed and stopped runs are here too). */
+  async list(): Promise<RunSummary[]> {
+    const records = this.engine.platform.records;
+    const out: RunSummary[] = [];
+    for (const id of await records.list(TRAJECTORIES)) {
+      const t = await records.get<Trajectory>(TRAJECTORIES, id);
+      if (!t) continue;
+      out.push({ runId: t.runId, bugId: t.bug.id, preset: t.config.preset, createdAt: t.createdAt, steps: t.steps.length, status: t.outcome?.status ?? t.status, reason: t.outcome?.reason ?? '' });
+    }
+    return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   get(runId: string): Promise<Trajectory | undefined> {

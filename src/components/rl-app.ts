@@ -7,8 +7,9 @@ import './bug-browser.ts';
 import './bug-detail.ts';
 import './run-view.ts';
 import './settings-panel.ts';
+import './runs-view.ts';
 
-type Tab = 'bugs' | 'settings' | 'repositories';
+type Tab = 'bugs' | 'runs' | 'settings' | 'repositories';
 
 /** The app shell: bug browser + bug detail + run view, settings, and the local repository store. */
 export class RlApp extends LitElement {
@@ -53,6 +54,7 @@ export class RlApp extends LitElement {
       nav button[aria-current='page'] { font-weight: 600; border-bottom: 2px solid var(--accent); border-radius: 0; }
       main { display: grid; grid-template-columns: minmax(16rem, 22rem) 1fr; gap: 1rem; padding: 1rem; align-items: start; }
       main.single { grid-template-columns: 1fr; max-width: 48rem; }
+      main.single.wide { max-width: 72rem; }
       .stack { display: grid; gap: 1rem; }
     `,
   ];
@@ -104,6 +106,7 @@ export class RlApp extends LitElement {
     if (this.tab === 'settings' && this.settings)
       return html`<main class="single"><rl-settings-panel .settings=${this.settings} .endpoints=${this.endpoints}
         @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
+    if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
     if (this.tab === 'repositories')
       return html`<main class="single"><div class="panel"><h2>Repositories in this browser</h2>
         ${this.repos.length === 0 ? html`<p class="muted">None yet: opening a bug imports its repository.</p>` : ''}
@@ -126,6 +129,7 @@ export class RlApp extends LitElement {
         <h1>RepairLab</h1>
         <nav>
           <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
+          <button aria-current=${this.tab === 'runs' ? 'page' : 'false'} @click=${() => (this.tab = 'runs')}>Runs</button>
           <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${this.showRepos}>Repositories</button>
           <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
         </nav>

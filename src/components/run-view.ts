@@ -2,19 +2,17 @@ import { LitElement, css, html } from 'lit';
 import type { RunEvent, RunRequest } from '../../worker/engine-api.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
-import type { StepLike } from './step-card.ts';
+import type { Outcome, TrajStep } from '../../worker/contracts/trajectory.ts';
 import './step-card.ts';
 import './diff-view.ts';
 
-interface OutcomeLike {
-  status?: string;
-  plausible?: boolean;
-  patch?: string;
-  finalPatch?: string;
-  failingTests?: string[];
-  message?: string;
-  exactMatch?: boolean;
-}
+const OUTCOME_TEXT: Record<Outcome['status'], string> = {
+  plausible: 'plausible patch — all tests pass',
+  implausible: 'no plausible patch',
+  error: 'the run ended with an error',
+  stopped: 'stopped',
+  unknown: 'not validated (imported trajectory)',
+};
 
 /** Runs an agent on the selected bug and streams its steps; ends with the final diff and the test verdict. */
 export class RlRunView extends LitElement {
@@ -35,10 +33,10 @@ export class RlRunView extends LitElement {
   declare presets: { id: string; title: string }[];
   declare makeRequest: ((bugId: string, preset: string) => RunRequest) | undefined;
   declare preset: string;
-  declare steps: StepLike[];
+  declare steps: TrajStep[];
   declare running: boolean;
   declare runId: string | undefined;
-  declare outcome: OutcomeLike | undefined;
+  declare outcome: Outcome | undefined;
   declare error: string | undefined;
   declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
   declare streaming: string;
@@ -72,13 +70,13 @@ export class RlRunView extends LitElement {
         break;
       case 'step':
         this.streaming = '';
-        this.steps = [...this.steps, e.step as StepLike];
+        this.steps = [...this.steps, e.step as TrajStep];
         break;
       case 'human-turn':
         this.humanPrompt = { step: e.step, messages: e.messages };
         break;
       case 'run-finished':
-        this.outcome = e.outcome as OutcomeLike;
+        this.outcome = e.outcome as Outcome;
         this.running = false;
         break;
       case 'run-failed':
@@ -118,7 +116,6 @@ export class RlRunView extends LitElement {
 
   override render() {
     const o = this.outcome;
-    const patch = o?.patch ?? o?.finalPatch;
     return html`<div class="panel">
       <h2>Run an agent ${this.bugId ? html`on <code>${this.bugId}</code>` : ''}</h2>
       <div class="controls">
@@ -141,12 +138,16 @@ export class RlRunView extends LitElement {
         : ''}
       ${this.error ? html`<div class="error" data-testid="run-error">${this.error}</div>` : ''}
       ${o
-        ? html`<div class="outcome" data-testid="outcome">
-            <h3>Outcome: <span class=${o.plausible ? 'ok' : 'bad'} data-testid="outcome-status">${o.plausible ? 'plausible patch — all tests pass' : o.status ?? 'no plausible patch'}</span></h3>
-            ${o.message ? html`<div class="muted">${o.message}</div>` : ''}
-            ${o.failingTests?.length ? html`<div>Still failing: ${o.failingTests.map((t) => html`<code>${t}</code> `)}</div>` : ''}
+        ? html`<div class="outcome" data-testid="outcome" data-status=${o.status}>
+            <h3>Outcome: <span class=${o.status === 'plausible' ? 'ok' : 'bad'} data-testid="outcome-status">${OUTCOME_TEXT[o.status]}</span></h3>
+            <div class="muted" data-testid="outcome-reason">${o.reason}</div>
+            ${o.recheck && !o.recheck.plausible && o.recheck.failingTests.length
+              ? html`<div>Still failing: ${o.recheck.failingTests.map((t) => html`<code>${t}</code> `)}</div>`
+              : ''}
+            <div class="muted">${o.totals.steps} steps · ${o.totals.inputTokens + o.totals.outputTokens} tokens · ${o.totals.validations} validations
+              ${o.totals.costUsd !== null ? html` · $${o.totals.costUsd.toFixed(4)}` : ''}</div>
             <h3>Final patch</h3>
-            <rl-diff-view data-testid="final-diff" .diff=${patch ?? ''}></rl-diff-view>
+            <rl-diff-view data-testid="final-diff" .diff=${o.finalPatch}></rl-diff-view>
           </div>`
         : ''}
     </div>`;

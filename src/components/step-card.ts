@@ -1,32 +1,18 @@
 import { LitElement, css, html } from 'lit';
+import type { TrajStep } from '../../worker/contracts/trajectory.ts';
 import { panelStyles } from './shared-styles.ts';
+import './diff-view.ts';
 
-/** The parts of a trajectory step the viewer shows (see docs/formats/trajectory.md for the full record). */
-export interface StepLike {
-  index: number;
-  state?: string;
-  prompt?: { role: string; content: string }[];
-  response?: { content?: string } | string;
-  command?: unknown;
-  rectifications?: unknown[];
-  error?: string;
-  toolResult?: { shown?: string; output?: string; ok?: boolean };
-  overlayDiff?: string;
-  verdict?: { plausible?: boolean; compiled?: boolean; failingTests?: string[]; report?: string };
-  usage?: { inputTokens?: number; outputTokens?: number };
-  latencyMs?: number;
-}
-
-/** One cycle of a run: prompt (collapsed), model response, parsed command, tool result, verdict. */
+/** One cycle of a run: prompt (collapsed), model response, parsed command, tool result, change, verdict. */
 export class RlStepCard extends LitElement {
   static override properties = { step: { attribute: false } };
-  declare step: StepLike;
+  declare step: TrajStep;
 
   static override styles = [
     panelStyles,
     css`
       .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; background: #fff; }
-      .head { display: flex; gap: 0.6rem; align-items: baseline; font-size: 0.85rem; }
+      .head { display: flex; gap: 0.6rem; align-items: baseline; font-size: 0.85rem; flex-wrap: wrap; }
       details summary { cursor: pointer; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
       .label { font-size: 0.8rem; font-weight: 600; margin-top: 0.4rem; }
     `,
@@ -34,27 +20,34 @@ export class RlStepCard extends LitElement {
 
   override render() {
     const s = this.step;
-    const response = typeof s.response === 'string' ? s.response : s.response?.content;
     const v = s.verdict;
-    return html`<div class="card" data-testid="step" data-step=${s.index}>
-      <div class="head"><strong>Step ${s.index + 1}</strong>${s.state ? html`<span class="tag">${s.state}</span>` : ''}
-        ${s.usage ? html`<span class="muted">${s.usage.inputTokens ?? 0} in / ${s.usage.outputTokens ?? 0} out tokens</span>` : ''}
-        ${s.latencyMs !== undefined ? html`<span class="muted">${Math.round(s.latencyMs)} ms</span>` : ''}
+    const command = s.parsed?.command;
+    return html`<div class="card" data-testid="step" data-step=${s.index} data-status=${s.status}>
+      <div class="head"><strong>Step ${s.index + 1}</strong><span class="tag">${s.state}</span><span class="tag">${s.status}</span>
+        <span class="muted">${s.tokens.input} in / ${s.tokens.output} out tokens${s.tokens.estimated ? ' (estimated)' : ''}</span>
+        <span class="muted">model ${Math.round(s.latencyMs.model)} ms · tools ${Math.round(s.latencyMs.tool)} ms</span>
+        ${s.costUsd !== null ? html`<span class="muted">$${s.costUsd.toFixed(4)}</span>` : ''}
       </div>
-      ${s.prompt?.length
-        ? html`<details><summary>Prompt (${s.prompt.length} messages)</summary>${s.prompt.map((m) => html`<div class="label">${m.role}</div><pre>${m.content}</pre>`)}</details>`
+      <details><summary>Prompt (${s.prompt.messages.length} messages)</summary>
+        ${s.prompt.messages.map((m) => html`<div class="label">${m.role}</div><pre>${m.content}</pre>`)}</details>
+      ${s.response ? html`<div class="label">Model response</div><pre data-testid="response">${s.response.content}</pre>` : ''}
+      ${s.parsed?.thought ? html`<div class="label">Thought</div><pre>${s.parsed.thought}</pre>` : ''}
+      ${command ? html`<div class="label">Command</div><pre>${command.name} ${JSON.stringify(command.args, null, 2)}</pre>` : ''}
+      ${s.rectifications.length
+        ? html`<div class="label">Rectifications</div><ul>${s.rectifications.map((r) => html`<li><span class="tag">${r.kind}</span>${r.message}</li>`)}</ul>`
         : ''}
-      ${response !== undefined ? html`<div class="label">Model response</div><pre data-testid="response">${response}</pre>` : ''}
-      ${s.command !== undefined ? html`<div class="label">Command</div><pre>${typeof s.command === 'string' ? s.command : JSON.stringify(s.command, null, 2)}</pre>` : ''}
-      ${s.rectifications?.length ? html`<div class="label">Rectifications</div><pre>${JSON.stringify(s.rectifications, null, 2)}</pre>` : ''}
-      ${s.error ? html`<div class="error" data-testid="step-error">${s.error}</div>` : ''}
-      ${s.toolResult ? html`<div class="label">Tool result</div><pre data-testid="tool-result">${s.toolResult.shown ?? s.toolResult.output}</pre>` : ''}
-      ${s.overlayDiff ? html`<div class="label">Change</div><rl-diff-view .diff=${s.overlayDiff}></rl-diff-view>` : ''}
-      ${v
-        ? html`<div class="label">Tests</div><div data-testid="verdict" class=${v.plausible ? 'ok' : 'bad'}>
-            ${v.compiled === false ? 'does not compile' : v.plausible ? 'all tests pass' : `failing: ${(v.failingTests ?? []).join(', ')}`}</div>`
-        : ''}
+      ${s.error ? html`<div class="error" data-testid="step-error">${s.error.message}</div>` : ''}
+      ${s.tool ? html`<div class="label">Tool result (${s.tool.name})</div><pre data-testid="tool-result">${s.tool.shown}</pre>` : ''}
+      ${!s.tool && s.feedback ? html`<div class="label">Told the model</div><pre data-testid="feedback">${s.feedback}</pre>` : ''}
+      ${s.overlayChange ? html`<div class="label">Change</div><rl-diff-view .diff=${s.overlayChange.diff}></rl-diff-view>` : ''}
+      ${v ? html`<div class="label">Tests</div><div data-testid="verdict" class=${v.plausible ? 'ok' : 'bad'}>${verdictText(v)}</div>` : ''}
     </div>`;
   }
+}
+
+function verdictText(v: NonNullable<TrajStep['verdict']>): string {
+  if (!v.compiled) return `does not compile: ${v.diagnostics.filter((d) => d.kind === 'error').map((d) => `${d.file}:${d.line}: ${d.message}`).join('; ')}`;
+  if (v.plausible) return 'all tests pass';
+  return `failing: ${v.failingTests.join(', ')}`;
 }
 customElements.define('rl-step-card', RlStepCard);

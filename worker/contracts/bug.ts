@@ -75,7 +75,6 @@ export type PublicBug = Omit<BugSpec, 'groundTruth'>;
 
 /** The only view of a bug given to tools, prompts and trajectories. */
 export function toPublicBug(bug: BugSpec): PublicBug {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { groundTruth: _hidden, ...rest } = bug;
   return rest;
 }

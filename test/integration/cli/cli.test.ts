@@ -1,0 +1,124 @@
+// The headless CLI (`npx repairlab …`) as a user runs it: a real child process, the real runner, real javac/JUnit.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunner } from '../../../runner/src/index.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+
+const BUG = 'textkit-1';
+let home: string;
+let runner: Awaited<ReturnType<typeof startRunner>>;
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/repairlab.mjs', ...args], { env: { ...process.env, REPAIRLAB_HOME: home, ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+const viaRunner = () => ['--runner', runner.url, '--token', runner.token];
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'repairlab-cli-'));
+  runner = await startRunner({ port: 0 });
+});
+afterAll(async () => {
+  await runner?.close();
+});
+
+describe('repairlab CLI', () => {
+  it('bugs --json lists the demo bug with its category and failing test', async () => {
+    const { code, stdout } = await cli(['bugs', '--json']);
+    expect(code).toBe(0);
+    const bugs = JSON.parse(stdout) as { id: string; category: string; failingTests: string[] }[];
+    const demo = bugs.find((b) => b.id === BUG);
+    expect(demo?.category).toBe('SL');
+    expect(demo?.failingTests).toContain('org.repairlab.textkit.StringsTest::truncateKeepsStringThatFitsExactly');
+  });
+
+  it('validate --patch none fails with the failing test named; ground-truth passes (in-process runner)', async () => {
+    const none = await cli(['validate', BUG, '--patch', 'none', '--json']);
+    expect(none.code).toBe(0);
+    const fail = JSON.parse(none.stdout);
+    expect(fail.verdict).toBe('fail');
+    expect(fail.failingTests).toEqual(['org.repairlab.textkit.StringsTest::truncateKeepsStringThatFitsExactly']);
+    expect(fail.report).toContain('Failing tests: 1');
+    const fixed = await cli(['validate', BUG, '--patch', 'ground-truth', '--json']);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ verdict: 'pass', plausible: true, compiled: true });
+  }, 120_000);
+
+  it('a patch that does not compile reports javac diagnostics with file and line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'repairlab-patch-'));
+    const patch = join(dir, 'broken.diff');
+    await writeFile(
+      patch,
+      [
+        '--- a/src/main/java/org/repairlab/textkit/Strings.java',
+        '+++ b/src/main/java/org/repairlab/textkit/Strings.java',
+        '@@ -58,1 +58,1 @@',
+        '-        if (s.length() < maxLength) {',
+        '+        if (s.length() <= maxLength) {{',
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await cli(['validate', BUG, '--patch', patch, '--json', ...viaRunner()]);
+    const r = JSON.parse(stdout);
+    expect(r.compiled).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ file: 'src/main/java/org/repairlab/textkit/Strings.java', kind: 'error' });
+  }, 60_000);
+
+  it('an unreadable or malformed patch is refused with a message naming it', async () => {
+    const missing = await cli(['validate', BUG, '--patch', '/nonexistent/fix.diff', ...viaRunner()]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('/nonexistent/fix.diff');
+    const dir = await mkdtemp(join(tmpdir(), 'repairlab-patch-'));
+    await writeFile(join(dir, 'junk.diff'), 'this is not a diff\n');
+    const junk = await cli(['validate', BUG, '--patch', join(dir, 'junk.diff'), ...viaRunner()]);
+    expect(junk.code).toBe(1);
+    expect(junk.stderr).toMatch(/repairlab: .*(diff|patch)/i);
+  }, 60_000);
+
+  it('an unreachable runner and a wrong token each get a message that says what to do', async () => {
+    const gone = await cli(['validate', BUG, '--runner', 'http://127.0.0.1:9', '--token', 'x']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('http://127.0.0.1:9');
+    const wrong = await cli(['validate', BUG, '--runner', runner.url, '--token', 'wrong-token']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/token/i);
+  });
+
+  describe('run', () => {
+    let model: CassetteServer;
+    beforeAll(async () => {
+      model = await startCassetteServer({ replies: ['x'], port: 0, refuse: { status: 401 } });
+    });
+    afterAll(() => model.close());
+
+    it('a model endpoint that refuses the key ends the run with a clear reason, and the trajectory is written', async () => {
+      const out = join(home, 'refused.trajectory.json');
+      const r = await cli(['run', BUG, '--preset', 'oneshot', '--llm', 'openai:some-model', '--base-url', model.baseURL, '--out', out, ...viaRunner()], {
+        OPENAI_API_KEY: 'sk-test-secret-key-123',
+      });
+      expect(r.code).toBe(1);
+      const t = JSON.parse(await readFile(out, 'utf8'));
+      expect(t.outcome.status).toBe('error');
+      expect(t.outcome.reason).toMatch(/401|key/i);
+      // the key never lands in the record or the output
+      expect(JSON.stringify(t)).not.toContain('sk-test-secret-key-123');
+      expect(r.stdout + r.stderr).not.toContain('sk-test-secret-key-123');
+    }, 60_000);
+
+    it('malformed model output is fed back and counted; the run stops after repeated format errors', async () => {
+      const replies = join(home, 'replies.json');
+      await writeFile(replies, JSON.stringify(['I think the bug is in truncate.', 'Still no diff here.', 'Nor here.']));
+      const out = join(home, 'format.trajectory.json');
+      await cli(['run', BUG, '--preset', 'oneshot', '--llm', `scripted:${replies}`, '--out', out, ...viaRunner()]);
+      const t = JSON.parse(await readFile(out, 'utf8'));
+      expect(t.steps.filter((s: { status: string }) => s.status === 'format-error').length).toBe(3);
+      expect(t.outcome.totals.formatErrors).toBe(3);
+      expect(t.outcome.status).not.toBe('plausible');
+    }, 60_000);
+  });
+});
