@@ -1,4 +1,5 @@
 // What the validation paths share: the sandbox, the snapshot store, the harness and the JVM/process limits.
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Sandbox, ProcessLimits } from './sandbox.ts';
@@ -39,7 +40,6 @@ export function workDir(ctx: RunnerContext, kind: string, id: string): string {
 
 /** Repo paths of the layout's Java sources under `root` (walks the source and test roots). */
 export async function listJavaSources(root: string, dirs: string[]): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
   const out: string[] = [];
   const walk = async (rel: string): Promise<void> => {
     let entries;

@@ -21,7 +21,10 @@ export function parseJavacOutput(output: string, relativize: (file: string) => s
         column = caret[1]!.length + 1;
         // lines between the header and the source line continue the message (e.g. "symbol: …", "location: …")
         message.push(...lines.slice(i + 1, j - 1).map((l) => l.trim()).filter(Boolean));
-        i = j;
+        // javac prints details such as "symbol: variable c" / "location: class Calc" after the caret, indented
+        let k = j + 1;
+        while (k < lines.length && /^\s{2,}\S/.test(lines[k]!) && !HEADER.test(lines[k]!)) message.push(lines[k++]!.trim());
+        i = k - 1;
         break;
       }
     }

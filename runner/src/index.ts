@@ -12,8 +12,9 @@ import { openSandbox, type SandboxBackend } from './sandbox.ts';
 import { createHandler } from './server.ts';
 import { SnapshotStore } from './store.ts';
 import { ValidationService } from './validation.ts';
+import { RUNNER_VERSION } from './version.ts';
 
-export const RUNNER_VERSION = '0.1.0';
+export { RUNNER_VERSION } from './version.ts';
 
 export interface RunnerOptions {
   /** 0 = an ephemeral port (default 8765) */

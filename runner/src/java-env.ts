@@ -1,7 +1,7 @@
 // The Java toolchain the runner uses: the JDK, Debian's JUnit/hamcrest/JaCoCo jars, and the harness
 // (runner/java/src) compiled once per content hash into the data directory.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +10,9 @@ import type { JUnitVersion } from '../../worker/contracts/bug.ts';
 
 export const JAVA_DIR = process.env.REPAIRLAB_JAVA_LIBS ?? '/usr/share/java';
 const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
+
+/** Lets the warm compiler reuse javac contexts through JavacTaskPool (JShell's), an internal javac API. */
+export const JAVAC_POOL_ACCESS = ['--add-exports', 'jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED'];
 
 const jar = (name: string) => path.join(JAVA_DIR, name);
 
@@ -71,11 +74,12 @@ export async function buildHarness(dataDir: string): Promise<string> {
   for (const s of sources) hash.update(s).update(readFileSync(s));
   const dir = path.join(dataDir, 'harness', hash.digest('hex').slice(0, 16));
   if (existsSync(dir)) return dir;
-  const tmp = `${dir}.tmp-${process.pid}`;
+  const tmp = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   const cp = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.junit5!, ...COVERAGE_JARS].join(':');
-  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', '--release', '17', '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
+  // (--add-exports of a system module cannot be combined with --release)
+  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', ...JAVAC_POOL_ACCESS, '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`The runner's Java harness did not compile:\n${r.stderr}`);

@@ -1,5 +1,6 @@
 // Spawning sandboxed processes and reading the harness protocol (one `@@REPAIRLAB@@ {json}` line per answer).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { HttpError } from './errors.ts';
 import type { Sandbox, SandboxCommand } from './sandbox.ts';
 
 export const MARKER = '@@REPAIRLAB@@ ';
@@ -76,7 +77,7 @@ export function killTree(child: ChildProcess): void {
 /** Runs one command in the sandbox to completion (or until timeoutMs, then kills it). */
 export async function runSandboxed(sandbox: Sandbox, cmd: SandboxCommand, timeoutMs: number): Promise<RunResult> {
   const argv = await sandbox.command(cmd);
-  return new Promise((resolve) => {
+  return new Promise<RunResult>((resolve) => {
     const messages: Record<string, unknown>[] = [];
     const out = new ProtocolReader((m) => messages.push(m));
     const err = new ProtocolReader(() => undefined);
@@ -98,5 +99,11 @@ export async function runSandboxed(sandbox: Sandbox, cmd: SandboxCommand, timeou
       err.push(Buffer.from('\n'));
       resolve({ code, signal, timedOut, stdout: out.text, stderr: err.text, messages });
     });
+  }).then((r) => {
+    // the sandbox itself failed (not the code inside it): a 503 the client reports as code `sandbox`
+    if (r.code !== 0 && /^(bwrap|setpriv|prlimit): /m.test(r.stderr) && r.messages.length === 0 && !/\.java:\d+: /.test(r.stderr)) {
+      throw new HttpError(503, 'sandbox', `The ${sandbox.backend} sandbox failed to run ${cmd.argv[0]}: ${r.stderr.trim().slice(0, 500)}`);
+    }
+    return r;
   });
 }

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, rm, writeFile } from 'node:fs/promises';
+import { chown, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Isolation } from '../../worker/contracts/runner-api.ts';
@@ -131,7 +131,6 @@ class BwrapSandbox implements Sandbox {
 }
 
 async function chownRecursive(dir: string, uid: number): Promise<void> {
-  const { readdir } = await import('node:fs/promises');
   await chown(dir, uid, uid);
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
@@ -222,7 +221,8 @@ export const DOCKER_IMAGE = 'repairlab-runner-sandbox:1';
 
 /**
  * One long-lived container per base snapshot (`docker run -d … sleep infinity`), `docker exec` per command.
- * The container mounts the runner's data directory at the same path, so paths need no translation.
+ * The container mounts the runner's snapshot trees and harness (read-only) and work directories at the same paths
+ * as on the host, so paths need no translation. The image (runner/Dockerfile) holds the JDK and the JUnit jars.
  */
 class DockerSandbox implements Sandbox {
   readonly backend = 'docker' as const;
@@ -247,8 +247,11 @@ class DockerSandbox implements Sandbox {
           '--cpus', '1', '--pids-limit', String(cmd.limits.nproc),
           '--read-only', '--tmpfs', '/tmp:size=256m',
           '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-          '--user', `${SANDBOX_UID}:${SANDBOX_UID}`,
-          '-v', `${this.dataDir}:${this.dataDir}`,
+          '--user', isRoot ? `${SANDBOX_UID}:${SANDBOX_UID}` : `${process.getuid?.() ?? SANDBOX_UID}:${process.getgid?.() ?? SANDBOX_UID}`,
+          // snapshots and the harness read-only; only the work directories are writable
+          '-v', `${path.join(this.dataDir, 'trees')}:${path.join(this.dataDir, 'trees')}:ro`,
+          '-v', `${path.join(this.dataDir, 'harness')}:${path.join(this.dataDir, 'harness')}:ro`,
+          '-v', `${path.join(this.dataDir, 'work')}:${path.join(this.dataDir, 'work')}`,
           DOCKER_IMAGE, 'sleep', 'infinity',
         ],
         120_000,

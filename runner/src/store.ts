@@ -17,7 +17,7 @@ export function checkRepoPath(p: string, what: string): void {
     p.length === 0 ||
     p.startsWith('/') ||
     p.includes('\\') ||
-    /[\u0000-\u001f]/.test(p) ||
+    [...p].some((c) => c.charCodeAt(0) < 0x20) ||
     p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
   if (bad) throw new HttpError(400, 'bad-request', `${what} has an invalid path "${p}": use repo-relative paths with '/' separators and no '..'.`);
 }
@@ -27,6 +27,8 @@ export class SnapshotStore {
   readonly manifestsDir: string;
   readonly treesDir: string;
   private materialising = new Map<string, Promise<string>>();
+  /** trees known to be materialised: validations skip re-reading the manifest and re-checking every blob */
+  private readyTrees = new Map<string, { dir: string; manifest: SnapshotManifest }>();
 
   constructor(readonly dataDir: string) {
     this.blobsDir = path.join(dataDir, 'blobs');
@@ -35,7 +37,7 @@ export class SnapshotStore {
   }
 
   async init(): Promise<void> {
-    for (const d of [this.dataDir, this.blobsDir, this.manifestsDir, this.treesDir]) await mkdir(d, { recursive: true });
+    for (const d of [this.dataDir, this.blobsDir, this.manifestsDir, this.treesDir, path.join(this.dataDir, 'work')]) await mkdir(d, { recursive: true });
     // sandboxed processes may run as an unprivileged user: they need to traverse to the trees they read
     await chmod(this.dataDir, 0o755).catch(() => undefined);
     await chmod(this.treesDir, 0o755).catch(() => undefined);
@@ -99,6 +101,8 @@ export class SnapshotStore {
 
   /** Directory holding the snapshot's files (read-only for sandboxes); throws 404 when unknown or incomplete. */
   async tree(treeId: string): Promise<{ dir: string; manifest: SnapshotManifest }> {
+    const ready = this.readyTrees.get(treeId);
+    if (ready) return ready;
     const manifest = await this.manifest(treeId);
     if (!manifest) {
       throw new HttpError(404, 'unknown-snapshot', `Snapshot ${treeId} is not on this runner: PUT /v1/snapshots with its manifest and upload the missing blobs first.`);
@@ -111,13 +115,17 @@ export class SnapshotStore {
     }
     const dir = path.join(this.treesDir, treeId);
     // the tree is renamed into place when complete, so its existence means it is whole
-    if (existsSync(dir)) return { dir, manifest };
+    if (existsSync(dir)) {
+      this.readyTrees.set(treeId, { dir, manifest });
+      return { dir, manifest };
+    }
     let pending = this.materialising.get(treeId);
     if (!pending) {
       pending = this.materialise(treeId, manifest, dir).finally(() => this.materialising.delete(treeId));
       this.materialising.set(treeId, pending);
     }
     await pending;
+    this.readyTrees.set(treeId, { dir, manifest });
     return { dir, manifest };
   }
 
@@ -129,8 +137,13 @@ export class SnapshotStore {
       await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
       await writeFile(target, await this.readBlob(f.oid), { mode: 0o644 });
     }
-    await rm(dir, { recursive: true, force: true });
-    await rename(tmp, dir);
+    try {
+      await rename(tmp, dir);
+    } catch (e) {
+      // another runner sharing this data directory materialised it first: keep theirs (it may be in use)
+      await rm(tmp, { recursive: true, force: true });
+      if (!existsSync(dir)) throw e;
+    }
     return dir;
   }
 }

@@ -119,8 +119,9 @@ export class ValidationService {
       );
     }
     const result = toValidationResult(answer, req.tests, path, Date.now() - started);
-    // crashes and wall-clock stops depend on machine load: do not cache them
-    if (answer.stopped !== 'crash' && answer.stopped !== 'wall-clock') this.cache.set(cacheKey, result);
+    // crashes, wall-clock stops and timeouts depend on machine load: do not cache them
+    const loadDependent = answer.stopped === 'crash' || answer.stopped === 'wall-clock' || answer.tests.some((t) => t.status === 'timeout');
+    if (!loadDependent) this.cache.set(cacheKey, result);
     return result;
   }
 

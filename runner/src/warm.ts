@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
-import { runtimeJars, projectJars } from './java-env.ts';
+import { JAVAC_POOL_ACCESS, projectJars, runtimeJars } from './java-env.ts';
 import { killTree, ProtocolReader } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
@@ -16,6 +16,8 @@ import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
 const START_TIMEOUT_MS = 180_000;
 /** Extra time past a validation's wall clock before the worker is killed from outside. */
 const GRACE_MS = 5_000;
+/** Idle warm workers are stopped after this long (a new one starts, in seconds, on the next request). */
+const IDLE_MS = 10 * 60_000;
 
 export class WarmStartError extends Error {}
 
@@ -23,6 +25,8 @@ export class WarmWorker {
   runs = 0;
   busy = false;
   dead = false;
+  /** retires the worker when it stays idle (frees its JVM's memory) */
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
   private child!: ChildProcess;
   private pending: ((msg: Record<string, unknown> | Error) => void) | undefined;
   private stderrTail = '';
@@ -56,6 +60,10 @@ export class WarmWorker {
     const argv = await ctx.sandbox.command({
       argv: [
         'java', ...jvmFlags(ctx.jvm),
+        // every validation loads fresh classes, so C2 keeps recompiling them on the second core; C1 alone and a
+        // large young generation cost measurably less CPU per validation, which is what parallel variants need
+        '-XX:TieredStopAtLevel=1', `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
+        ...JAVAC_POOL_ACCESS,
         '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath)].join(':'),
         'repairlab.harness.Harness', 'serve', path.join(dir, 'config.txt'),
       ],
@@ -227,15 +235,24 @@ export class WorkerPool {
       this.workers.push(worker);
     }
     worker.busy = true;
+    clearTimeout(worker.idleTimer);
     try {
       return await fn(worker);
     } finally {
       worker.busy = false;
       if (worker.runs >= this.ctx.recycleAfter) this.retire(worker);
+      else if (!worker.dead) {
+        const idle = worker;
+        idle.idleTimer = setTimeout(() => {
+          if (!idle.busy) this.retire(idle);
+        }, IDLE_MS);
+        idle.idleTimer.unref();
+      }
     }
   }
 
   retire(worker: WarmWorker): void {
+    clearTimeout(worker.idleTimer);
     worker.kill();
     this.workers = this.workers.filter((w) => w !== worker);
   }

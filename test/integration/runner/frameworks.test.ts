@@ -75,6 +75,34 @@ public class LimitTest {
     expect(after.tests[0]!.status).toBe('pass');
   });
 
+  it('never reuses a previous patch when patches alternate (compile errors included)', async () => {
+    const ws = new FakeWorkspace(JUNIT4_PROJECT);
+    const failing = { mode: 'failing-first' as const, tests: ['demo.CalcTest::add'] };
+    const patches = [FIXED_CALC, BUGGY_CALC.replace('a - b', 'a +'), BUGGY_CALC.replace('a - b', 'b - a'), FIXED_CALC, BUGGY_CALC.replace('a - b', 'a +')];
+    const verdicts: string[] = [];
+    for (const [i, patch] of patches.entries()) {
+      await ws.write(CALC, `${patch}// alternation ${i}\n`);
+      const r = await client.validate(ws, LAYOUT, failing, { path: 'warm' });
+      verdicts.push(r.compiled ? (r.plausible ? 'plausible' : 'fails') : `compile-error@${r.diagnostics[0]?.line}`);
+    }
+    expect(verdicts).toEqual(['plausible', 'compile-error@5', 'fails', 'plausible', 'compile-error@5']);
+  });
+
+  it('compiles a patched test against a class that an earlier patch compiled from source', async () => {
+    // regression: a reused javac context forgot baseline classes it had once compiled from source
+    const ws = new FakeWorkspace(JUNIT4_PROJECT);
+    await ws.write(CALC, FIXED_CALC);
+    const first = await client.validate(ws, LAYOUT, { mode: 'all' }, { path: 'warm' });
+    expect(first.compiled).toBe(true);
+    const testFile = Object.keys(JUNIT4_PROJECT).find((p) => p.includes('/test/'))!;
+    ws.revert();
+    await ws.write(testFile, `${JUNIT4_PROJECT[testFile]}// touched, Calc unpatched\n`);
+    const second = await client.validate(ws, LAYOUT, { mode: 'all' }, { path: 'warm' });
+    expect(second.diagnostics).toEqual([]);
+    expect(second.compiled).toBe(true);
+    expect(second.failingTests).toEqual(['demo.CalcTest::add']);
+  });
+
   it('loads each validation in a fresh classloader (static state does not leak)', async () => {
     const base = {
       [CALC]: BUGGY_CALC.replace('public class Calc {', 'public class Calc {\n  public static int calls = 0;\n'),

@@ -68,6 +68,27 @@ describe('auth and CORS', () => {
   });
 });
 
+describe('git CORS proxy', () => {
+  it('refuses hosts outside the allow-list', async () => {
+    const res = await fetch(`${runner.url}/cors-proxy/evil.example/repo.git/info/refs?service=git-upload-pack`, { headers: { origin: ALLOWED_ORIGIN } });
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { code: string; error: string };
+    expect(body.code).toBe('forbidden-host');
+    expect(body.error).toContain('--git-host evil.example');
+  });
+
+  it('refuses requests that are not git smart-HTTP', async () => {
+    const res = await fetch(`${runner.url}/cors-proxy/github.com/some/file.txt`, { headers: { origin: ALLOWED_ORIGIN } });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses a disallowed page origin', async () => {
+    const res = await fetch(`${runner.url}/cors-proxy/github.com/o/r.git/info/refs?service=git-upload-pack`, { headers: { origin: 'http://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('forbidden-origin');
+  });
+});
+
 describe('snapshots', () => {
   it('uploads only the blobs the runner lacks', async () => {
     const posts: string[] = [];

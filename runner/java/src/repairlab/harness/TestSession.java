@@ -305,7 +305,8 @@ final class TestSession {
     int n = group.enumerate(threads, true);
     for (int i = 0; i < n; i++) {
       Thread t = threads[i];
-      if (t != null && t.isAlive() && !t.isDaemon()) {
+      // non-daemon threads keep running after the tests; busy daemon threads burn CPU for later validations
+      if (t != null && t.isAlive() && (!t.isDaemon() || t.getState() == Thread.State.RUNNABLE)) {
         poisoned = true;
         if (poisonReason == null) poisonReason = "a test left thread '" + t.getName() + "' running";
       }

@@ -27,6 +27,7 @@ import javax.tools.DiagnosticCollector;
 import javax.tools.FileObject;
 import javax.tools.ForwardingJavaFileManager;
 import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
@@ -47,7 +48,11 @@ final class WarmProject {
   final List<String> jars;
   final int release;
   private final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+  /** for the baseline and full rebuilds: class path = the project's jars */
   private final StandardJavaFileManager files;
+  /** for incremental patches: class path = baseline classes + jars. Kept across validations so javac's caches
+   *  (jar indexes, ct.sym for --release, directory listings) stay warm. */
+  private StandardJavaFileManager incrementalFiles;
   /** repo path → absolute path of every base .java file */
   final Map<String, Path> baseSources = new TreeMap<>();
   /** binary class name → API signature, from the baseline compile */
@@ -66,6 +71,7 @@ final class WarmProject {
     jars = config.all("jar");
     release = Integer.parseInt(config.get("release", "11"));
     files = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+    files.setLocation(StandardLocation.CLASS_PATH, files(jars));
     List<String> roots = new ArrayList<>(sourceDirs);
     roots.addAll(testDirs);
     for (String dir : roots) {
@@ -94,14 +100,14 @@ final class WarmProject {
     return roots;
   }
 
-  private List<String> options(boolean withBaselineClasses) {
-    List<String> cp = new ArrayList<>();
-    if (withBaselineClasses) cp.add(out.toString());
-    cp.addAll(jars);
-    List<String> o = new ArrayList<>(List.of("--release", String.valueOf(release), "-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
-    o.add("-classpath");
-    o.add(String.join(java.io.File.pathSeparator, cp));
-    return o;
+  private List<String> options() {
+    return new ArrayList<>(List.of("--release", String.valueOf(release), "-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
+  }
+
+  private static List<java.io.File> files(List<String> paths) {
+    List<java.io.File> out = new ArrayList<>();
+    for (String p : paths) out.add(new java.io.File(p));
+    return out;
   }
 
   static final class Outcome {
@@ -122,7 +128,7 @@ final class WarmProject {
     files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(out.toFile()));
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(baseSources.values());
-    JavacTask task = (JavacTask) compiler.getTask(null, files, diags, options(false), null, units);
+    JavacTask task = (JavacTask) compiler.getTask(null, files, diags, options(), null, units);
     Map<String, String> sigs = new HashMap<>();
     Map<String, Set<String>> byFile = new HashMap<>();
     boolean ok = analyzeAndGenerate(task, sigs, byFile, names);
@@ -131,6 +137,11 @@ final class WarmProject {
     baselineSigs.putAll(sigs);
     baselineTypesByFile.putAll(byFile);
     baselineCompiled = o.compiled;
+    incrementalFiles = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+    List<java.io.File> cp = new ArrayList<>();
+    cp.add(out.toFile());
+    cp.addAll(files(jars));
+    incrementalFiles.setLocation(StandardLocation.CLASS_PATH, cp);
     o.ms = System.currentTimeMillis() - t0;
     return o;
   }
@@ -208,8 +219,8 @@ final class WarmProject {
   private final class MemoryFiles extends ForwardingJavaFileManager<StandardJavaFileManager> {
     final Map<String, ByteArrayOutputStream> classes = new HashMap<>();
 
-    MemoryFiles() {
-      super(files);
+    MemoryFiles(StandardJavaFileManager delegate) {
+      super(delegate);
     }
 
     @Override
@@ -266,15 +277,69 @@ final class WarmProject {
   private void compileInto(Outcome o, Map<String, Path> sources, boolean againstBaseline) {
     Map<Path, String> names = new HashMap<>();
     for (Map.Entry<String, Path> e : sources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
-    MemoryFiles mem = new MemoryFiles();
+    StandardJavaFileManager delegate = againstBaseline ? incrementalFiles : files;
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-    JavacTask task = (JavacTask) compiler.getTask(null, mem, diags, options(againstBaseline), null, files.getJavaFileObjectsFromPaths(sources.values()));
     lastSigs = new HashMap<>();
     lastByFile = new HashMap<>();
-    boolean ok = analyzeAndGenerate(task, lastSigs, lastByFile, names);
+    Iterable<? extends JavaFileObject> units = delegate.getJavaFileObjectsFromPaths(sources.values());
+    MemoryFiles mem;
+    boolean ok;
+    if (againstBaseline && pool != null) {
+      // a reused javac context keeps the file manager and diagnostic listener of its first task: hand it the same
+      // objects every time and swap what they write to
+      if (pooledFiles == null) pooledFiles = new MemoryFiles(delegate);
+      mem = pooledFiles;
+      mem.classes.clear();
+      pooledDiagnostics.target = diags;
+      ok = pool.getTask(null, mem, pooledDiagnostics, options(), null, units, task -> analyzeAndGenerate((JavacTask) task, lastSigs, lastByFile, names));
+      if (!ok || hasErrors(diags)) {
+        // A reused context can go stale: once a patch compiled a class from source, the package member list it
+        // cached no longer offers that class from the baseline (javac then reports "cannot find symbol" for it).
+        // Errors are therefore confirmed by a fresh task, and a context that erred wrongly is thrown away.
+        diags = new DiagnosticCollector<>();
+        lastSigs = new HashMap<>();
+        lastByFile = new HashMap<>();
+        mem = new MemoryFiles(delegate);
+        ok = analyzeAndGenerate((JavacTask) compiler.getTask(null, mem, diags, options(), null, units), lastSigs, lastByFile, names);
+        if (ok && !hasErrors(diags)) {
+          pool = createPool();
+          pooledFiles = null;
+        }
+      }
+    } else {
+      mem = new MemoryFiles(delegate);
+      ok = analyzeAndGenerate((JavacTask) compiler.getTask(null, mem, diags, options(), null, units), lastSigs, lastByFile, names);
+    }
     o.compiled = ok && !hasErrors(diags);
     o.diagnostics = convert(diags, names);
     if (o.compiled) for (Map.Entry<String, ByteArrayOutputStream> e : mem.classes.entrySet()) o.classes.put(e.getKey(), e.getValue().toByteArray());
+  }
+
+  /**
+   * javac's task pool (the one JShell uses) keeps a compiler context across compilations, so the JDK's symbols are not
+   * reloaded for every patch: about half of a small compile's CPU. It is an internal API, reachable with
+   * `--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED`; without that flag every patch gets a plain task.
+   */
+  private com.sun.tools.javac.api.JavacTaskPool pool = createPool();
+  private MemoryFiles pooledFiles;
+  private final SwappableDiagnostics pooledDiagnostics = new SwappableDiagnostics();
+
+  private static com.sun.tools.javac.api.JavacTaskPool createPool() {
+    if (Boolean.getBoolean("repairlab.noTaskPool")) return null;
+    try {
+      return new com.sun.tools.javac.api.JavacTaskPool(1);
+    } catch (Throwable t) {
+      return null;
+    }
+  }
+
+  private static final class SwappableDiagnostics implements javax.tools.DiagnosticListener<JavaFileObject> {
+    DiagnosticCollector<JavaFileObject> target;
+
+    @Override
+    public void report(Diagnostic<? extends JavaFileObject> d) {
+      if (target != null) target.report(d);
+    }
   }
 
   private boolean apiChanged(Outcome o, Map<String, Path> changed) {

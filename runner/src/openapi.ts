@@ -1,0 +1,120 @@
+// docs/openapi.json is generated from the zod contracts (worker/contracts/runner-api.ts) so the two cannot drift:
+//   node --import tsx runner/src/openapi.ts > docs/openapi.json
+// test/unit/runner/openapi.test.ts fails when the committed file differs from this output.
+import { z } from 'zod';
+import {
+  BlobUpload,
+  Health,
+  RunnerErrorBody,
+  SnapshotManifest,
+  SnapshotStatus,
+  ValidateRequest,
+  ValidationResult,
+} from '../../worker/contracts/runner-api.ts';
+import { RUNNER_VERSION } from './version.ts';
+
+type Json = Record<string, unknown>;
+
+function schema(s: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const json = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
+const common = {
+  '401': error('Missing or wrong bearer token (code `unauthorized`).'),
+  '403': error('The request came from a browser origin not in the allow-list (code `forbidden-origin`).'),
+};
+
+export function buildOpenApi(): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'RepairLab runner',
+      version: RUNNER_VERSION,
+      description:
+        'Compiles and tests Java patches in a sandbox. Every /v1 route needs `Authorization: Bearer <token>` (printed at start). ' +
+        'Browsers may call it only from origins given with --allow-origin. See docs/runner-api.md.',
+    },
+    servers: [{ url: 'http://127.0.0.1:8765' }],
+    security: [{ bearer: [] }],
+    paths: {
+      '/v1/health': {
+        get: {
+          summary: 'Liveness, versions and the isolation the sandbox actually obtained',
+          responses: { '200': json('Health', 'The runner is up.'), ...common },
+        },
+      },
+      '/v1/snapshots': {
+        put: {
+          summary: 'Declare a base tree (path → git blob oid); answers which blobs the runner still lacks',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SnapshotManifest' } } } },
+          responses: { '200': json('SnapshotStatus', 'What is missing.'), '400': error('Invalid manifest (code `bad-request`).'), ...common },
+        },
+      },
+      '/v1/blobs': {
+        post: {
+          summary: 'Upload blobs as base64 keyed by git blob oid; each oid is verified against its content',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BlobUpload' } } } },
+          responses: {
+            '200': { description: 'Stored.', content: { 'application/json': { schema: { type: 'object', properties: { stored: { type: 'array', items: { type: 'string' } } }, required: ['stored'] } } } },
+            '400': error('An oid does not match its content, or the body is malformed.'),
+            '413': error('Body too large: upload in smaller batches.'),
+            ...common,
+          },
+        },
+      },
+      '/v1/validate': {
+        post: {
+          summary: 'Compile base tree + overlay and run the selected tests',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateRequest' } } } },
+          responses: {
+            '200': json('ValidationResult', 'The verdict (also when the patch does not compile or tests fail).'),
+            '400': error('Invalid request (code `bad-request`), e.g. an overlay path with `..`.'),
+            '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`): PUT /v1/snapshots and upload its blobs.'),
+            '503': error('The sandbox failed (code `sandbox`).'),
+            ...common,
+          },
+        },
+      },
+      '/cors-proxy/{host}/{path}': {
+        get: {
+          summary: 'Git smart-HTTP CORS proxy for isomorphic-git (info/refs); hosts limited by --git-host; no token',
+          security: [],
+          parameters: [
+            { name: 'host', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'Proxied answer of the git host.' }, '403': error('Host not in the allow-list (code `forbidden-host`) or not a git request.') },
+        },
+        post: {
+          summary: 'Git smart-HTTP CORS proxy (git-upload-pack)',
+          security: [],
+          parameters: [
+            { name: 'host', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'Proxied answer of the git host.' }, '403': error('Host not in the allow-list.') },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Health: schema(Health, 'output'),
+        SnapshotManifest: schema(SnapshotManifest, 'input'),
+        SnapshotStatus: schema(SnapshotStatus, 'output'),
+        BlobUpload: schema(BlobUpload, 'input'),
+        ValidateRequest: schema(ValidateRequest, 'input'),
+        ValidationResult: schema(ValidationResult, 'output'),
+        Error: schema(RunnerErrorBody, 'output'),
+      },
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(`${JSON.stringify(buildOpenApi(), null, 2)}\n`);
+}

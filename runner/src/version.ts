@@ -1,0 +1,1 @@
+export const RUNNER_VERSION = '0.1.0';
