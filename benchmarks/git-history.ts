@@ -30,6 +30,7 @@ export interface ReplayedHistory {
   /** label → commit id for every labelled main/branch commit */
   labels: Record<string, string>;
   bugs: ReplayedBug[];
+  /** commits reachable from main (feature-branch commits included) */
   mainCommits: number;
 }
 
@@ -142,7 +143,6 @@ export function replayHistory(def: LibraryDefinition, gitDir: string): ReplayedH
 
   const branches = new Map<string, BranchState>();
   const labels = new Map<string, { mark: number; files: Files; time: number }>();
-  let mainCommits = 0;
 
   def.steps.forEach((step, index) => {
     const where = `step ${index + 1}${'label' in step && step.label ? ` (${step.label})` : ''}`;
@@ -163,7 +163,6 @@ export function replayHistory(def: LibraryDefinition, gitDir: string): ReplayedH
       const files = applyOps(lib, where, state?.files ?? new Map(), step.ops);
       const mark = emitCommit(`refs/heads/${name}`, person(step.author, where), when, step.message, state ? [state.mark] : [], files);
       branches.set(name, { files, mark, forkFiles: state?.forkFiles ?? new Map() });
-      if (name === 'main') mainCommits++;
       if (step.label) labels.set(step.label, { mark, files, time: when });
       return;
     }
@@ -185,7 +184,6 @@ export function replayHistory(def: LibraryDefinition, gitDir: string): ReplayedH
     const mark = emitCommit('refs/heads/main', person(step.author, where), when, step.message, [main.mark, feature.mark], merged);
     branches.set('main', { files: merged, mark, forkFiles: new Map() });
     branches.delete(step.branch);
-    mainCommits++;
     if (step.label) labels.set(step.label, { mark, files: merged, time: when });
   });
   const featureLeft = [...branches.keys()].filter((b) => b !== 'main');
@@ -235,6 +233,6 @@ export function replayHistory(def: LibraryDefinition, gitDir: string): ReplayedH
       fixedCommit: sha(bugMarks[i]!.fixed),
       introducedByCommits: bug.introducedBy.map((l) => sha(labels.get(l)!.mark)),
     })),
-    mainCommits,
+    mainCommits: Number(git(gitDir, ['rev-list', '--count', 'refs/heads/main']).trim()),
   };
 }

@@ -1,18 +1,14 @@
 // Running real git with nothing from the machine leaking in: no user/system config, no signing,
 // no hooks, fixed locale and time zone — so the same input gives the same objects everywhere.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-let isolatedHome: string | undefined;
 
 export function gitEnv(): NodeJS.ProcessEnv {
-  isolatedHome ??= mkdtempSync(join(tmpdir(), 'repairlab-git-home-'));
+  // HOME and XDG_CONFIG_HOME away from the user's files; GIT_CONFIG_GLOBAL=/dev/null ignores ~/.gitconfig anyway
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: isolatedHome,
-    XDG_CONFIG_HOME: isolatedHome,
+    HOME: tmpdir(),
+    XDG_CONFIG_HOME: tmpdir(),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',

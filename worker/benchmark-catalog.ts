@@ -1,9 +1,11 @@
-// The bug catalogue: the bundled benchmark (public/benchmarks/index.json + one BugSpec per bug),
-// read through the platform so the browser fetches it and Node reads it from disk.
+// The bug catalogue: the bundled benchmark (public/benchmarks/index.json + one BugSpec per bug), read
+// through the platform so the browser fetches it and Node reads it from disk, plus BugSpecs the user
+// imported (e.g. from the Defects4J importer), kept in the platform's records.
 import { BenchmarkIndex, BugSpec } from './contracts/bug.ts';
 import type { Platform } from './contracts/platform.ts';
 
 const INDEX_PATH = 'benchmarks/index.json';
+export const IMPORTED_BUGS = 'imported-bugs';
 
 export class BenchmarkCatalog {
   private loaded?: Promise<{ index: BenchmarkIndex; bugs: Map<string, BugSpec> }>;
@@ -28,14 +30,32 @@ export class BenchmarkCatalog {
   }
 
   async bugs(): Promise<BugSpec[]> {
-    return [...(await this.load()).bugs.values()];
+    const bundled = [...(await this.load()).bugs.values()];
+    const imported: BugSpec[] = [];
+    for (const id of await this.platform.records.list(IMPORTED_BUGS)) {
+      const bug = BugSpec.safeParse(await this.platform.records.get(IMPORTED_BUGS, id));
+      if (bug.success) imported.push(bug.data);
+    }
+    return [...bundled, ...imported];
+  }
+
+  /** Adds (or replaces) a user-imported bug. Bundled bug ids cannot be shadowed. */
+  async addImported(json: unknown, source: string): Promise<BugSpec> {
+    const parsed = BugSpec.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`${source} is not a RepairLab BugSpec: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}. See docs/formats/bugspec.schema.json.`);
+    }
+    if ((await this.load()).bugs.has(parsed.data.id)) throw new Error(`${source}: bug id "${parsed.data.id}" is a bundled bug; give the imported bug another id.`);
+    await this.platform.records.put(IMPORTED_BUGS, parsed.data.id, parsed.data);
+    return parsed.data;
   }
 
   /** The full spec (with ground truth): for the engine only, never for tools or prompts. */
   async bug(id: string): Promise<BugSpec> {
     const { bugs } = await this.load();
-    const bug = bugs.get(id);
-    if (!bug) throw new Error(`No bug named "${id}". Known bugs: ${[...bugs.keys()].join(', ') || '(none)'}.`);
+    const bug = bugs.get(id) ?? BugSpec.safeParse(await this.platform.records.get(IMPORTED_BUGS, id)).data;
+    if (!bug) throw new Error(`No bug named "${id}". Known bugs: ${(await this.bugs()).map((b) => b.id).join(', ') || '(none)'}.`);
     return bug;
   }
 

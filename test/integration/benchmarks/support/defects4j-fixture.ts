@@ -1,0 +1,181 @@
+// Generates, with real git, a tiny project plus a directory laid out like a Defects4J checkout
+// (framework/projects/Calc/{active-bugs.csv,dir-layout.csv,patches,trigger_tests,failing_tests,...}).
+// Nothing binary is committed: every test run builds it afresh.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface Defects4jFixture {
+  projectRepo: string;
+  d4jDir: string;
+  project: string;
+  /** revision ids by role */
+  revisions: { introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string };
+}
+
+const CALC = (isPositive: string, safeDiv: boolean, safeDivGuard: boolean) => `package org.fixture;
+
+public final class Calc {
+
+    private Calc() {
+    }
+
+    public static int add(int a, int b) {
+        return a + b;
+    }
+
+    public static boolean isPositive(int v) {
+        ${isPositive}
+    }
+
+    public static int negate(int v) {
+        return -v;
+    }
+${safeDiv ? `
+    /** a / b, or 0 when b is 0 */
+    public static int safeDiv(int a, int b) {
+${safeDivGuard ? '        if (b == 0) {\n            return 0;\n        }\n' : ''}        return a / b;
+    }
+` : ''}}
+`;
+
+const TEST = (methods: string[]) => `package org.fixture;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+
+public class CalcTest {
+
+    @Test
+    public void testAdd() {
+        assertEquals(5, Calc.add(2, 3));
+    }
+
+    @Test
+    public void testIsPositive() {
+        assertTrue(Calc.isPositive(3));
+    }
+${methods.join('')}}
+`;
+
+const NEGATE = `
+    @Test
+    public void testNegate() {
+        assertEquals(-4, Calc.negate(4));
+    }
+`;
+const ZERO = `
+    @Test
+    public void testIsPositiveZero() {
+        assertEquals(false, Calc.isPositive(0));
+    }
+`;
+// Broken in the fixed revision (Defects4J lists such tests in failing_tests/<rev> and removes them).
+const FLAKY = `
+    /** depends on the wall clock; fails on CI */
+    @Test(timeout = 1000)
+    public void testFlaky() {
+        String braces = "{ not a block }";
+        assertEquals("}", braces.substring(0, 1));
+    }
+`;
+const DIV = `
+    @Test
+    public void testSafeDiv() {
+        assertEquals(3, Calc.safeDiv(7, 2));
+    }
+`;
+const DIV_ZERO = `
+    @Test
+    public void testSafeDivByZero() {
+        assertEquals(0, Calc.safeDiv(7, 0));
+    }
+`;
+
+export function createDefects4jFixture(root: string): Defects4jFixture {
+  const repo = join(root, 'project_repos', 'calc');
+  mkdirSync(repo, { recursive: true });
+  let tick = 0;
+  const run = (args: string[], input?: string) => {
+    const when = `${1_600_000_000 + tick * 86_400} +0000`;
+    return execFileSync('git', ['-c', 'commit.gpgSign=false', '-c', 'core.autocrlf=false', ...args], {
+      cwd: repo,
+      input,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        HOME: root,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_AUTHOR_NAME: 'Pat Upstream',
+        GIT_AUTHOR_EMAIL: 'pat@upstream.example',
+        GIT_COMMITTER_NAME: 'Pat Upstream',
+        GIT_COMMITTER_EMAIL: 'pat@upstream.example',
+        GIT_AUTHOR_DATE: when,
+        GIT_COMMITTER_DATE: when,
+      },
+    });
+  };
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+  };
+  const commit = (message: string): string => {
+    tick++;
+    run(['add', '-A']);
+    run(['commit', '-q', '-m', message]);
+    return run(['rev-parse', 'HEAD']).trim();
+  };
+  const main = 'src/main/java/org/fixture/Calc.java';
+  const test = 'src/test/java/org/fixture/CalcTest.java';
+  run(['init', '-q', '--initial-branch=trunk']);
+  write('README', 'calc\n');
+  write(main, CALC('return v > 0;', false, false));
+  write(test, TEST([]));
+  commit('Initial import');
+  write(main, CALC('return v >= 0;', false, false));
+  const introducesBug1 = commit('isPositive: simplify');
+  write(main, CALC('return v >= 0;', false, false).replace('public static int negate', 'public static int negate'));
+  write(test, TEST([NEGATE]));
+  commit('Test negate');
+  write('README', 'calc: tiny arithmetic\n');
+  const buggy1 = commit('README');
+  write(main, CALC('return v > 0;', false, false));
+  write(test, TEST([NEGATE, ZERO, FLAKY]));
+  write('README', 'calc: tiny arithmetic (0 is not positive)\n');
+  const fixed1 = commit('Fix CALC-1: zero is not positive');
+  write(main, CALC('return v > 0;', true, false));
+  write(test, TEST([NEGATE, ZERO, FLAKY, DIV]));
+  commit('Add safeDiv');
+  write('NOTES', 'release soon\n');
+  const buggy2 = commit('Notes');
+  write(main, CALC('return v > 0;', true, true));
+  write(test, TEST([NEGATE, ZERO, FLAKY, DIV, DIV_ZERO]));
+  const fixed2 = commit('Fix CALC-7: safeDiv by zero');
+
+  const d4jDir = join(root, 'defects4j');
+  const projectDir = join(d4jDir, 'framework', 'projects', 'Calc');
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(projectDir, path)), { recursive: true });
+    writeFileSync(join(projectDir, path), text);
+  };
+  put('active-bugs.csv', `bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n1,${buggy1},${fixed1},CALC-1,https://issues.example/CALC-1\n2,${buggy2},${fixed2},CALC-7,https://issues.example/CALC-7\n`);
+  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
+  // Defects4J's patches go from the fixed to the buggy revision
+  put('patches/1.src.patch', run(['diff', fixed1, buggy1, '--', 'src/main/java']));
+  put('patches/1.test.patch', run(['diff', fixed1, buggy1, '--', 'src/test/java']));
+  put('patches/2.src.patch', run(['diff', fixed2, buggy2, '--', 'src/main/java']));
+  put('patches/2.test.patch', run(['diff', fixed2, buggy2, '--', 'src/test/java']));
+  put('trigger_tests/1', '--- org.fixture.CalcTest::testIsPositiveZero\njava.lang.AssertionError: expected:<false> but was:<true>\n\tat org.junit.Assert.fail(Assert.java:89)\n\tat org.fixture.CalcTest.testIsPositiveZero(CalcTest.java:30)\n');
+  put('trigger_tests/2', '--- org.fixture.CalcTest::testSafeDivByZero\njava.lang.ArithmeticException: / by zero\n\tat org.fixture.Calc.safeDiv(Calc.java:26)\n');
+  put(`failing_tests/${fixed1}`, '--- org.fixture.CalcTest::testFlaky\norg.junit.ComparisonFailure: expected:<[}]> but was:<[{]>\n');
+  put(`failing_tests/${fixed2}`, '--- org.fixture.CalcTest::testFlaky\norg.junit.ComparisonFailure: expected:<[}]> but was:<[{]>\n');
+  put('dependent_tests', '--- org.fixture.CalcTest::testNoSuchMethod\n');
+  put('modified_classes/1.src', 'org.fixture.Calc\n');
+  put('modified_classes/2.src', 'org.fixture.Calc\n');
+  put('relevant_tests/1', 'org.fixture.CalcTest\n');
+  put('relevant_tests/2', 'org.fixture.CalcTest\n');
+  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2 } };
+}
