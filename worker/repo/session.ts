@@ -1,9 +1,10 @@
-// One open repository: every read goes through ONE isomorphic-git `cache` object, so packfiles are
-// parsed once per session (without it each call re-reads the packs: minutes instead of seconds).
-// Trees and commits are memoised too, because blame walks the same ones many times.
+// One open repository. Commits, trees and blobs are read straight from the packfiles (pack-reader.ts) and
+// memoised, because blame walks the same ones many times; anything else (loose objects, tags, refs) goes
+// through isomorphic-git with ONE shared `cache` object, so its packfiles are parsed once per session.
 import git from 'isomorphic-git';
 import type { IsoFs } from '../contracts/platform.ts';
 import type { TreeFile } from '../contracts/workspace.ts';
+import { PackReader, parseCommit, parseTree } from './pack-reader.ts';
 
 export interface GitPerson {
   name: string;
@@ -36,17 +37,85 @@ export class RepoError extends Error {
   }
 }
 
+/**
+ * A read-only view of the store's fs that remembers directory listings, stats and missing files.
+ * isomorphic-git looks for a loose object (a failed read) and lists objects/pack for every object it
+ * reads; in a stored repository everything is packed and nothing changes during a session, so those
+ * answers can be reused (this made blame several times faster). Writes are refused.
+ */
+export function readOnlyCachedFs(fs: IsoFs): IsoFs {
+  const p = fs.promises;
+  const missing = new Map<string, Error>();
+  const dirs = new Map<string, Promise<string[]>>();
+  const stats = new Map<string, Promise<Awaited<ReturnType<IsoFs['promises']['stat']>>>>();
+  const notFound = (path: string) => {
+    let err = missing.get(path);
+    if (!err) missing.set(path, (err = Object.assign(new Error(`ENOENT: no such file or directory, '${path}'`), { code: 'ENOENT' })));
+    return err;
+  };
+  const remember = <T>(path: string, run: () => Promise<T>): Promise<T> => {
+    if (missing.has(path)) return Promise.reject(missing.get(path));
+    return run().catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'ENOENT') throw notFound(path);
+      throw err;
+    });
+  };
+  const refuse = async () => {
+    throw new Error('This repository session is read-only.');
+  };
+  const memo = <T>(cache: Map<string, Promise<T>>, path: string, run: () => Promise<T>) => {
+    let found = cache.get(path);
+    if (!found) {
+      found = remember(path, run);
+      cache.set(path, found);
+    }
+    return found;
+  };
+  const LOOSE = /^(.*\/objects)\/([0-9a-f]{2})\/[0-9a-f]{38}$/;
+  const readFile = async (path: string, opts?: unknown) => {
+    // isomorphic-git tries the loose object before the packs: skip the doomed open when objects/xx/ does not exist.
+    const loose = LOOSE.exec(path);
+    if (loose) {
+      const fanout = await memo(dirs, loose[1]!, () => p.readdir(loose[1]!)).catch(() => [] as string[]);
+      if (!fanout.includes(loose[2]!)) throw notFound(path);
+    }
+    return remember(path, () => p.readFile(path, opts));
+  };
+  return {
+    promises: {
+      // isomorphic-git probes every fs with a bare readFile() on each API call; answer that without I/O.
+      readFile: (path, opts) => (typeof path === 'string' ? readFile(path, opts) : Promise.reject(notFound(String(path)))),
+      readdir: (path) => memo(dirs, path, () => p.readdir(path)),
+      stat: (path) => memo(stats, path, () => p.stat(path)),
+      lstat: (path) => remember(path, () => p.lstat(path)),
+      // isomorphic-git binds every fs command up front, so all must exist.
+      readlink: (path: string) => (p.readlink ? remember(path, () => p.readlink!(path)) : Promise.reject(notFound(path))),
+      symlink: refuse,
+      writeFile: refuse,
+      unlink: refuse,
+      mkdir: refuse,
+      rmdir: refuse,
+    },
+  };
+}
+
 export class RepoSession {
   /** Shared isomorphic-git cache for every call in this session. */
   readonly cache: object = {};
   private readonly commits = new Map<string, Promise<CommitInfo>>();
   private readonly trees = new Map<string, Promise<TreeEntry[]>>();
+  private packs?: Promise<PackReader | undefined>;
 
+  readonly fs: IsoFs;
+
+  /** `fs` is wrapped read-only with cached lookups (see readOnlyCachedFs). */
   constructor(
     readonly repoId: string,
-    readonly fs: IsoFs,
+    fs: IsoFs,
     readonly gitdir: string,
-  ) {}
+  ) {
+    this.fs = readOnlyCachedFs(fs);
+  }
 
   private get base() {
     return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
@@ -113,10 +182,30 @@ export class RepoSession {
     throw new RepoError(`Revision ${JSON.stringify(rev)}: tag chain too deep.`);
   }
 
+  /** The object from the packs when it is there with the expected type (undefined: ask isomorphic-git). */
+  private async packed(oid: string, type: 'commit' | 'tree' | 'blob'): Promise<Uint8Array | undefined> {
+    this.packs ??= PackReader.open(this.fs, this.gitdir).catch(() => undefined);
+    const found = (await this.packs)?.read(oid);
+    return found?.type === type ? found.data : undefined;
+  }
+
   readCommit(oid: string): Promise<CommitInfo> {
     let found = this.commits.get(oid);
     if (!found) {
-      found = git.readCommit({ ...this.base, oid }).then(({ commit }) => ({
+      found = this.readCommitUncached(oid);
+      found.catch(() => this.commits.delete(oid));
+      this.commits.set(oid, found);
+    }
+    return found;
+  }
+
+  private async readCommitUncached(oid: string): Promise<CommitInfo> {
+    const data = await this.packed(oid, 'commit');
+    if (data) {
+      const c = parseCommit(data);
+      return { oid, tree: c.tree, parents: c.parents, message: c.message, author: c.author, committer: c.committer };
+    }
+    return git.readCommit({ ...this.base, oid }).then(({ commit }) => ({
         oid,
         tree: commit.tree,
         parents: commit.parent,
@@ -124,17 +213,16 @@ export class RepoSession {
         author: commit.author,
         committer: commit.committer,
       }));
-      found.catch(() => this.commits.delete(oid));
-      this.commits.set(oid, found);
-    }
-    return found;
   }
 
   readTreeEntries(treeOid: string): Promise<TreeEntry[]> {
     let found = this.trees.get(treeOid);
     if (!found) {
-      found = git.readTree({ ...this.base, oid: treeOid }).then(({ tree }) =>
-        tree.map((e) => ({ mode: e.mode, name: e.path, oid: e.oid, type: e.type })),
+      found = this.packed(treeOid, 'tree').then(
+        (data) =>
+          data
+            ? parseTree(data)
+            : git.readTree({ ...this.base, oid: treeOid }).then(({ tree }) => tree.map((e) => ({ mode: e.mode, name: e.path, oid: e.oid, type: e.type }))),
       );
       found.catch(() => this.trees.delete(treeOid));
       this.trees.set(treeOid, found);
@@ -178,6 +266,8 @@ export class RepoSession {
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
+    const data = await this.packed(oid, 'blob');
+    if (data) return data;
     const { blob } = await git.readBlob({ ...this.base, oid });
     return blob;
   }

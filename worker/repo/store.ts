@@ -2,6 +2,7 @@
 // in Node). One bare git dir per repository id under platform.reposRoot.
 // Imports are built in a hidden temporary git dir and swapped in only when complete, so a failed or
 // corrupt import leaves whatever was stored before untouched.
+import { unzipSync } from 'fflate';
 import git from 'isomorphic-git';
 import type { Platform } from '../contracts/platform.ts';
 import type { ImportProgress, RepoInfo } from '../engine-api.ts';
@@ -58,6 +59,7 @@ export class RepoStore {
     const gitdir = this.gitdirOf(repoId);
     if (!(await pathExists(this.fs, gitdir))) throw new RepoError(`Repository ${repoId} is not stored; nothing to delete.`);
     await removeRecursive(this.fs, gitdir);
+    await this.fs.promises.flush?.();
   }
 
   async openRepo(repoId: string): Promise<RepoSession> {
@@ -70,38 +72,198 @@ export class RepoStore {
   /** Imports a git bundle (v2/v3, SHA-1, full history) as repository `repoId`, replacing any previous copy only on success. */
   async importBundle(repoId: string, bytes: Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {
     const label = options.label ?? 'the bundle';
-    const finalDir = this.gitdirOf(repoId);
     const header = parseBundleHeader(bytes, label);
     const pack = bytes.subarray(header.packOffset);
     options.onProgress?.({ phase: 'Verifying pack', loaded: 0, total: pack.length });
     const { objects, checksum } = await verifyPack(pack, `the pack inside ${label}`);
     await this.checkQuota(pack.length, label);
+    return this.buildAndSwap(repoId, label, async (tmpDir) => {
+      const oids = await this.writePack(tmpDir, pack, checksum, objects, label, options);
+      for (const ref of header.refs) {
+        if (!oids.has(ref.oid)) throw new BundleError(`${label} names ${ref.name} = ${ref.oid}, which its pack does not contain: the file is corrupt.`);
+      }
+      const head = await this.writeRefs(tmpDir, header.refs);
+      options.onProgress?.({ phase: 'Done', loaded: objects, total: objects });
+      return { repoId, refs: header.refs, head, objects, bytes: pack.length };
+    });
+  }
 
+  /**
+   * Imports a bare packfile (what `git pack-objects` / `git repack` write). A pack has no refs: every commit
+   * that no other commit in the pack has as parent becomes a branch — the newest one `main` (HEAD), the others
+   * `tip-<short oid>`. Refs of a real repository are kept better by a bundle.
+   */
+  async importPack(repoId: string, pack: Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {
+    const label = options.label ?? 'the pack';
+    options.onProgress?.({ phase: 'Verifying pack', loaded: 0, total: pack.length });
+    const { objects, checksum } = await verifyPack(pack, label);
+    await this.checkQuota(pack.length, label);
+    return this.buildAndSwap(repoId, label, async (tmpDir) => {
+      const oids = await this.writePack(tmpDir, pack, checksum, objects, label, options);
+      const session = new RepoSession(repoId, this.fs, tmpDir);
+      const commits: { oid: string; time: number; parents: string[] }[] = [];
+      for (const oid of oids) {
+        const { type } = await git.readObject({ fs: this.fs as never, gitdir: tmpDir, oid, cache: session.cache, format: 'deflated' });
+        if (type !== 'commit') continue;
+        const info = await session.readCommit(oid);
+        commits.push({ oid, time: info.committer.timestamp, parents: info.parents });
+      }
+      const parents = new Set(commits.flatMap((c) => c.parents));
+      const tips = commits.filter((c) => !parents.has(c.oid)).sort((a, b) => b.time - a.time || (a.oid < b.oid ? -1 : 1));
+      if (!tips.length) throw new BundleError(`${label} contains no commits: it cannot be browsed as a repository.`);
+      const refs = tips.map((t, i) => ({ name: i === 0 ? 'refs/heads/main' : `refs/heads/tip-${t.oid.slice(0, 12)}`, oid: t.oid }));
+      const head = await this.writeRefs(tmpDir, refs);
+      return { repoId, refs, head, objects, bytes: pack.length };
+    });
+  }
+
+  /**
+   * Imports a git repository given as files (a dropped folder, or the entries of a .zip): a work tree with
+   * `.git/`, or a bare repository. Objects (loose and packed) and refs are copied; the work tree is ignored.
+   */
+  async importGitFiles(repoId: string, files: { path: string; bytes: Uint8Array }[], options: ImportOptions = {}): Promise<ImportResult> {
+    const label = options.label ?? 'the folder';
+    const byPath = new Map(files.map((f) => [f.path.replace(/\\/g, '/').replace(/^\.?\//, ''), f.bytes] as const));
+    // The git dir is where HEAD sits next to objects/: '<something>/.git/' first, else a bare layout.
+    const candidates = [...byPath.keys()]
+      .filter((p) => p === 'HEAD' || p.endsWith('/HEAD'))
+      .map((p) => p.slice(0, p.length - 'HEAD'.length))
+      .filter((prefix) => [...byPath.keys()].some((k) => k.startsWith(`${prefix}objects/`)))
+      .sort((a, b) => Number(b.endsWith('.git/')) - Number(a.endsWith('.git/')) || a.length - b.length);
+    const prefix = candidates[0];
+    if (prefix === undefined) {
+      throw new RepoError(`${label} is not a git repository (no .git directory with HEAD and objects/): choose the repository's top folder, the one that contains .git.`);
+    }
+    const text = (name: string) => (byPath.has(prefix + name) ? new TextDecoder().decode(byPath.get(prefix + name)) : undefined);
+    if (byPath.has(`${prefix}shallow`)) {
+      throw new RepoError(`${label} is a shallow clone: blame needs full history. Run \`git fetch --unshallow\` in it first.`);
+    }
+    if (/objectformat\s*=\s*sha256/i.test(text('config') ?? '')) {
+      throw new RepoError(`${label} is a SHA-256 repository: RepairLab (isomorphic-git) stores SHA-1 repositories only.`);
+    }
+    const wanted = [...byPath.entries()].filter(([p]) => {
+      if (!p.startsWith(prefix)) return false;
+      const rel = p.slice(prefix.length);
+      return rel === 'HEAD' || rel === 'packed-refs' || rel.startsWith('refs/') || rel.startsWith('objects/');
+    });
+    const total = wanted.reduce((n, [, b]) => n + b.length, 0);
+    await this.checkQuota(total, label);
+    return this.buildAndSwap(repoId, label, async (tmpDir) => {
+      let loaded = 0;
+      for (const [p, bytes] of wanted) {
+        const rel = p.slice(prefix.length);
+        const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+        if (rel.split('/').some((part) => part === '..' || part === '')) continue;
+        if (dir) await mkdirp(this.fs, `${tmpDir}/${dir}`);
+        await this.fs.promises.writeFile(`${tmpDir}/${rel}`, bytes);
+        loaded += bytes.length;
+        options.onProgress?.({ phase: 'Copying objects', loaded, total });
+      }
+      const session = new RepoSession(repoId, this.fs, tmpDir);
+      let head: string;
+      try {
+        head = await session.resolveRef('HEAD');
+        await session.listTree(head);
+      } catch (err) {
+        throw new RepoError(`${label} has a HEAD that cannot be read (${(err as Error).message}): the repository is incomplete or corrupt.`);
+      }
+      const refs = (await git.listBranches({ fs: this.fs as never, gitdir: tmpDir })).map((b) => ({ name: `refs/heads/${b}`, oid: '' }));
+      for (const ref of refs) ref.oid = await session.resolveRef(ref.name);
+      return { repoId, refs, head, objects: 0, bytes: total };
+    });
+  }
+
+  /** A .zip of a git repository (work tree with .git/, or bare). */
+  async importZip(repoId: string, zip: Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {
+    const label = options.label ?? 'the zip';
+    let entries: Record<string, Uint8Array>;
+    try {
+      entries = unzipSync(zip);
+    } catch (err) {
+      throw new RepoError(`${label} is not a readable zip file (${(err as Error).message}).`);
+    }
+    const files = Object.entries(entries)
+      .filter(([p]) => !p.endsWith('/'))
+      .map(([path, bytes]) => ({ path, bytes }));
+    return this.importGitFiles(repoId, files, { ...options, label });
+  }
+
+  /**
+   * Clones a repository over git's smart HTTP protocol (full history, never shallow), in the browser
+   * through a CORS proxy (the runner's). No checkout is written; remote branches become local branches.
+   */
+  async cloneUrl(repoId: string, url: string, options: ImportOptions & { corsProxy?: string } = {}): Promise<ImportResult> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new RepoError(`${JSON.stringify(url)} is not a URL: give the repository's https:// clone URL.`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      throw new RepoError(`${url}: only http(s) clone URLs work here (git smart HTTP); for ssh or file URLs create a bundle with \`git bundle create repo.bundle --all\`.`);
+    }
+    const label = options.label ?? url;
+    return this.buildAndSwap(repoId, label, async (tmpDir) => {
+      const { default: http } = await import('isomorphic-git/http/web');
+      const cache = {};
+      try {
+        await git.clone({
+          fs: this.fs as never,
+          http,
+          dir: tmpDir,
+          gitdir: tmpDir,
+          url,
+          corsProxy: options.corsProxy,
+          noCheckout: true,
+          cache,
+          onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
+        });
+      } catch (err) {
+        const e = err as { code?: string; data?: { statusCode?: number }; message: string };
+        if (e.code === 'HttpError') {
+          throw new RepoError(`Cloning ${url} failed with HTTP ${e.data?.statusCode ?? '?'}: check the URL (and that the repository is public).`);
+        }
+        throw new RepoError(`Could not reach ${url}${options.corsProxy ? ` through the proxy ${options.corsProxy}` : ''} (${e.message}): check the URL and your connection, and that the runner (its CORS proxy) is running.`);
+      }
+      const session = new RepoSession(repoId, this.fs, tmpDir);
+      const refs: BundleRef[] = [];
+      for (const branch of await git.listBranches({ fs: this.fs as never, gitdir: tmpDir, remote: 'origin' })) {
+        if (branch === 'HEAD') continue;
+        const oid = await git.resolveRef({ fs: this.fs as never, gitdir: tmpDir, ref: `refs/remotes/origin/${branch}` });
+        await git.writeRef({ fs: this.fs as never, gitdir: tmpDir, ref: `refs/heads/${branch}`, value: oid, force: true });
+        refs.push({ name: `refs/heads/${branch}`, oid });
+      }
+      const head = await session.resolveRef('HEAD');
+      return { repoId, refs, head, objects: 0, bytes: await directorySize(this.fs, tmpDir) };
+    });
+  }
+
+  private async writePack(tmpDir: string, pack: Uint8Array, checksum: string, objects: number, label: string, options: ImportOptions): Promise<Set<string>> {
+    await mkdirp(this.fs, `${tmpDir}/objects/pack`);
+    const packPath = `objects/pack/pack-${checksum}.pack`;
+    await this.fs.promises.writeFile(`${tmpDir}/${packPath}`, pack);
+    const { oids } = await git.indexPack({
+      fs: this.fs as never,
+      dir: tmpDir,
+      gitdir: tmpDir,
+      filepath: packPath,
+      cache: {},
+      onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
+    });
+    if (oids.length !== objects) throw new BundleError(`${label}: the pack lists ${objects} objects but ${oids.length} were indexed: the file is corrupt.`);
+    return new Set(oids);
+  }
+
+  /** Builds a repository in a hidden temporary git dir and swaps it in only when `build` succeeds. */
+  private async buildAndSwap(repoId: string, label: string, build: (tmpDir: string) => Promise<ImportResult>): Promise<ImportResult> {
+    const finalDir = this.gitdirOf(repoId);
     const tmpDir = `${this.platform.reposRoot}/.import-${repoId}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     try {
       await mkdirp(this.fs, this.platform.reposRoot);
       await git.init({ fs: this.fs as never, dir: tmpDir, gitdir: tmpDir, bare: true });
-      await mkdirp(this.fs, `${tmpDir}/objects/pack`);
-      const packPath = `objects/pack/pack-${checksum}.pack`;
-      await this.fs.promises.writeFile(`${tmpDir}/${packPath}`, pack);
-      const cache = {};
-      const { oids } = await git.indexPack({
-        fs: this.fs as never,
-        dir: tmpDir,
-        gitdir: tmpDir,
-        filepath: packPath,
-        cache,
-        onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
-      });
-      if (oids.length !== objects) throw new BundleError(`the pack inside ${label} lists ${objects} objects but ${oids.length} were indexed: the file is corrupt.`);
-      const present = new Set(oids);
-      for (const ref of header.refs) {
-        if (!present.has(ref.oid)) throw new BundleError(`${label} names ${ref.name} = ${ref.oid}, which its pack does not contain: the file is corrupt.`);
-      }
-      const head = await this.writeRefs(tmpDir, header.refs);
+      const result = await build(tmpDir);
       await this.swapIn(tmpDir, finalDir);
-      options.onProgress?.({ phase: 'Done', loaded: objects, total: objects });
-      return { repoId, refs: header.refs, head, objects, bytes: pack.length };
+      return result;
     } catch (err) {
       await removeRecursive(this.fs, tmpDir).catch(() => undefined);
       if (err instanceof BundleError || err instanceof RepoError) throw err;
@@ -160,5 +322,6 @@ export class RepoStore {
       throw err;
     }
     if (hadOld) await removeRecursive(this.fs, trash);
+    await this.fs.promises.flush?.();
   }
 }

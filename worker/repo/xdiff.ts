@@ -356,7 +356,9 @@ function recsCmp(
   const ha2 = f2.ha;
   const spl: Split = { i1: 0, i2: 0, minLo: false, minHi: false };
   while (stack.length) {
-    let [o1, l1, o2, l2, nm] = stack.pop()!;
+    const frame = stack.pop()!;
+    const nm = frame[4];
+    let [o1, l1, o2, l2] = frame;
     while (o1 < l1 && o2 < l2 && ha1[o1] === ha2[o2]) {
       o1++;
       o2++;
