@@ -53,9 +53,12 @@ const METHOD_KINDS: Record<string, MethodInfo['kind']> = {
 };
 const STRUCTURAL_TOKENS = new Set(['{', '}', '(', ')', ';', ',', 'else', 'try', 'finally', 'do']);
 const CACHE_SIZE = 24;
+const METHOD_MEMO_SIZE = 4096;
 
 export class JavaAnalyzer {
   private readonly cache = new Map<string, Tree>();
+  /** methods() per source text: code-base searches list every file's methods again and again */
+  private readonly methodMemo = new Map<string, MethodInfo[]>();
 
   constructor(private readonly parser: Parser) {}
 
@@ -80,6 +83,15 @@ export class JavaAnalyzer {
 
   /** Every method and constructor (anonymous-class and local-class methods included), in document order. */
   methods(source: string): MethodInfo[] {
+    const memo = this.methodMemo.get(source);
+    if (memo) return memo.slice();
+    const found = this.collectMethods(source);
+    this.methodMemo.set(source, found.slice());
+    if (this.methodMemo.size > METHOD_MEMO_SIZE) this.methodMemo.delete(this.methodMemo.keys().next().value as string);
+    return found;
+  }
+
+  private collectMethods(source: string): MethodInfo[] {
     const out: MethodInfo[] = [];
     const lineTexts = source.split('\n');
     const visit = (node: Node, className: string): void => {
@@ -103,11 +115,13 @@ export class JavaAnalyzer {
     const lineTexts = source.split('\n');
     return this.methods(source)
       .filter((m) => m.name === name)
-      .map((m) => ({
-        ...m,
-        text: lineTexts.slice(m.start - 1, m.end).join('\n'),
-        textWithDoc: lineTexts.slice((m.docStart ?? m.start) - 1, m.end).join('\n'),
-      }));
+      .map((m) => withSource(m, lineTexts));
+  }
+
+  /** The enclosing method of a line with its source and doc comment (HAFix fn_pair: the function before/after a commit). */
+  enclosingMethodSource(source: string, line: number, opts: { outermost?: boolean } = {}): MethodSource | undefined {
+    const method = this.enclosingMethod(source, line, opts);
+    return method ? withSource(method, source.split('\n')) : undefined;
   }
 
   /** The method containing a 1-based line (innermost by default; outermost for lambdas/anonymous classes inside a method). */
@@ -232,6 +246,14 @@ export class JavaAnalyzer {
     }
     return tree;
   }
+}
+
+function withSource(m: MethodInfo, lineTexts: string[]): MethodSource {
+  return {
+    ...m,
+    text: lineTexts.slice(m.start - 1, m.end).join('\n'),
+    textWithDoc: lineTexts.slice((m.docStart ?? m.start) - 1, m.end).join('\n'),
+  };
 }
 
 function lines(node: Node): LineRange {

@@ -22,6 +22,11 @@ export function allToolDefinitions(): ToolDefinition[] {
   return TOOLKIT_NAMES.flatMap((name) => TOOLKITS[name].map((tool) => tool.definition));
 }
 
+/** Definitions grouped by toolkit (what `repairlab tools --json` prints). */
+export function toolDefinitionsByToolkit(): Record<ToolkitName, ToolDefinition[]> {
+  return Object.fromEntries(TOOLKIT_NAMES.map((name) => [name, TOOLKITS[name].map((tool) => tool.definition)])) as Record<ToolkitName, ToolDefinition[]>;
+}
+
 /** A tool of `kit` by its name or one of its aliases (exact match; fuzzy repair is the agent middleware's job). */
 export function findTool(kit: ToolkitName, nameOrAlias: string): Tool | undefined {
   const tools = toolkit(kit);

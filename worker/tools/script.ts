@@ -1,5 +1,6 @@
 // runToolScript: run a fixed list of tool calls in order and collect their results. The e2e test runs the same
 // script in Chromium and in Node and compares the outputs, so results must not depend on the platform.
+import type { PublicBug } from '../contracts/bug.ts';
 import type { ToolContext, ToolkitName, ToolResult } from '../contracts/tools.ts';
 import { findTool } from './registry.ts';
 
@@ -41,4 +42,39 @@ export async function runToolScript(ctx: ToolContext, calls: ToolCall[]): Promis
     });
   }
   return outcomes;
+}
+
+/**
+ * A fixed script over any bug that touches every toolkit: reads, searches, Java analysis, refusals, bash pipelines and
+ * (with `withTests`) runner calls. The e2e runs it in Chromium and in Node and compares the outcomes.
+ */
+export function standardToolScript(bug: PublicBug, opts: { withTests?: boolean } = {}): ToolCall[] {
+  const location = bug.faultLocalization[0]!;
+  const file = location.file;
+  const line = location.lines[0]!;
+  const method = location.method ?? (file.split('/').pop() ?? file).replace(/\.java$/, '');
+  const testClass = bug.failingTests[0]!.split('::')[0]!;
+  const testFile = `${bug.layout.testDirs[0]!.replace(/\/$/, '')}/${testClass.replace(/\./g, '/')}.java`;
+  const from = Math.max(1, line - 2);
+  const calls: ToolCall[] = [
+    { toolkit: 'passerine', name: 'cat', args: { file } },
+    { toolkit: 'passerine', name: 'code_search', args: { terms: [method] } },
+    { toolkit: 'repairagent', name: 'read_range', args: { filepath: file, startline: from, endline: line + 2 } },
+    { toolkit: 'repairagent', name: 'get_classes_and_methods', args: { file_path: file } },
+    { toolkit: 'repairagent', name: 'extract_method', args: { filepath: file, method_name: method } },
+    { toolkit: 'repairagent', name: 'extract_tests', args: { test_file_path: testFile } },
+    { toolkit: 'repairagent', name: 'search_code_base', args: { key_words: [method] } },
+    { toolkit: 'repairagent', name: 'find_similar_api_calls', args: { code_snippet: `${method}(x)` } },
+    { toolkit: 'repairagent', name: 'run_fault_localization', args: {} },
+    { toolkit: 'repairagent', name: 'read_range', args: { filepath: file, startline: 100_000, endline: 100_001 } },
+    { toolkit: 'repairagent', name: 'write_fix', args: { changes: '{"changes": [{"file_name": ' } },
+    { toolkit: 'passerine', name: 'edit', args: { file, start: line, end: 100_000, replacement: '' } },
+    { toolkit: 'hafixagent', name: 'bash', args: { command: `grep -n "${method}" ${file} | head -5 && wc -l < ${file}` } },
+    { toolkit: 'hafixagent', name: 'bash', args: { command: `sed -n '${from},${line + 2}p' ${file}; find ${bug.layout.sourceDirs[0]} -name "*.java" | sort | head -20` } },
+    { toolkit: 'hafixagent', name: 'bash', args: { command: `cat does/not/exist.java || echo "missing file handled"` } },
+  ];
+  if (opts.withTests) {
+    calls.push({ toolkit: 'passerine', name: 'test', args: {} }, { toolkit: 'repairagent', name: 'run_tests', args: {} });
+  }
+  return calls;
 }

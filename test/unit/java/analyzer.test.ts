@@ -99,6 +99,10 @@ describe('JavaAnalyzer', () => {
     expect(java.enclosingMethod(SOURCE, 32, { outermost: true })?.name).toBe('helper');
     expect(java.enclosingMethod(SOURCE, 9)).toBeUndefined();
     expect(java.enclosingType(SOURCE, 42)?.name).toBe('Range.Kind');
+    const withDoc = java.enclosingMethodSource(SOURCE, 13)!;
+    expect(withDoc.textWithDoc).toBe('    /** Creates a range. */\n    public Range(int min) {\n        this.min = min;\n    }');
+    expect(java.enclosingMethodSource(SOURCE, 32, { outermost: true })?.name).toBe('helper');
+    expect(java.enclosingMethodSource(SOURCE, 2)).toBeUndefined();
   });
 
   it('finds call sites of a method name with their enclosing method', () => {

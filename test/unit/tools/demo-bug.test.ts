@@ -13,7 +13,7 @@ import { createNodePlatform } from '../../../worker/platform/node.ts';
 import { RepoStore } from '../../../worker/repo/store.ts';
 import { openWorkspace } from '../../../worker/repo/workspace.ts';
 import { findTool } from '../../../worker/tools/registry.ts';
-import { runToolScript } from '../../../worker/tools/script.ts';
+import { runToolScript, standardToolScript } from '../../../worker/tools/script.ts';
 
 const PUBLIC = join(import.meta.dirname, '../../../public/benchmarks');
 const STRINGS = 'src/main/java/org/repairlab/textkit/Strings.java';
@@ -77,7 +77,7 @@ describe('tools on the textkit-1 demo bug', () => {
     const ctx = context();
     const fl = await findTool('repairagent', 'run_fault_localization')!.run({}, ctx);
     expect(fl.output).toContain(`${STRINGS}#58#if (s.length() < maxLength) {`);
-    expect(fl.output).toContain('Strings.public static String truncate(String s, int maxLength, String ellipsis) (lines 54-62)');
+    expect(fl.output).toContain(`${STRINGS}, class Strings, lines 54-62: public static String truncate(String s, int maxLength, String ellipsis)`);
     const methods = await findTool('repairagent', 'extract_method')!.run({ filepath: STRINGS, method_name: 'truncate' }, ctx);
     expect(methods.output.match(/Implementation candidate \d/g)).toEqual(['Implementation candidate 0', 'Implementation candidate 1']);
     const tests = await findTool('repairagent', 'extract_tests')!.run({ test_file_path: STRINGS_TEST }, ctx);
@@ -116,5 +116,18 @@ describe('tools on the textkit-1 demo bug', () => {
     expect(outcomes[0]!.output).toBe(`Line 58:${BUGGY_LINE}`);
     expect(outcomes[6]!.finished).toEqual({ success: false, reason: 'failure' });
     expect(ctx.workspace.overlay()).toEqual({});
+  });
+
+  it('the standard e2e tool script is deterministic and exercises every toolkit', async () => {
+    const script = standardToolScript(bug, { withTests: true });
+    const first = await runToolScript(context(), script);
+    const second = await runToolScript(context(), script);
+    expect(second).toEqual(first);
+    expect(new Set(script.map((c) => c.toolkit))).toEqual(new Set(['passerine', 'repairagent', 'hafixagent']));
+    expect(first.map((o) => o.ok)).toEqual([true, true, true, true, true, true, true, true, true, false, false, false, true, true, true, true, true]);
+    expect(first[12]!.output).toContain('54:    public static String truncate(String s, int maxLength, String ellipsis) {');
+    expect(first[13]!.output).toContain(`${BUGGY_LINE}\n            return s;`);
+    expect(first[14]!.output).toContain('missing file handled');
+    expect(first[15]!.validation).toEqual({ plausible: false, compiled: true, failingTests: bug.failingTests });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTool, toolkit } from '../../../worker/tools/registry.ts';
 import type { ToolContext } from '../../../worker/contracts/tools.ts';
-import { RANGE_PATH, RANGE_SOURCE, TEST_PATH, demoContext } from './fixtures.ts';
+import { DEMO_FILES, RANGE_PATH, RANGE_SOURCE, TEST_PATH, demoContext } from './fixtures.ts';
 
 const bash = (command: unknown, ctx: ToolContext) => findTool('hafixagent', 'bash')!.run({ command }, ctx);
 const out = async (command: string, ctx: ToolContext) => {
@@ -59,6 +59,34 @@ describe('hafixagent bash tool', () => {
     expect((await out('false && echo never', ctx)).stdout).toBe('');
     expect((await out('echo scratch > /tmp/x && cat /tmp/x', ctx)).stdout).toBe('scratch\n');
     expect(Object.keys(ctx.workspace.overlay())).toEqual(['notes.txt']); // /tmp is not the repository
+  });
+
+  it('heredocs keep indentation and multi-line commands run in order', async () => {
+    const ctx = demoContext();
+    await out("cat > Snippet.java <<'EOF'\nclass Snippet {\n    int x;\n}\nEOF\necho written", ctx);
+    expect(await ctx.workspace.read('Snippet.java')).toBe('class Snippet {\n    int x;\n}\n');
+  });
+
+  it('globs, ls and grep --include see the repository tree', async () => {
+    const ctx = demoContext();
+    expect((await out('ls src/main/java/org/demo/*.java', ctx)).stdout).toBe('src/main/java/org/demo/Range.java\n');
+    expect((await out('ls src/main/java/org/demo', ctx)).stdout).toBe('Range.java\nutil\n');
+    expect((await out('grep -rln --include=*.java "MathUtil" src', ctx)).stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'src/main/java/org/demo/Range.java', 'src/main/java/org/demo/util/MathUtil.java',
+    ]);
+  });
+
+  it('mkdir, mv, cp and rm map onto overlay writes and deletions', async () => {
+    const ctx = demoContext();
+    const r = await out('mkdir -p notes/deep && echo x > notes/deep/a.txt && mv notes/deep/a.txt b.txt && cp -r src/main/java/org/demo/util copy && rm README.md && ls', ctx);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('b.txt\ncopy\nnotes\nsrc\n');
+    expect(await ctx.workspace.listFiles()).toEqual(['b.txt', 'copy/MathUtil.java', ...Object.keys(DEMO_FILES).filter((f) => f !== 'README.md').sort()]);
+    expect(await ctx.workspace.read('b.txt')).toBe('x\n');
+    expect(ctx.workspace.overlay()['README.md']).toBeNull();
+    expect((await out('echo y > nodir/f.txt', ctx)).code).not.toBe(0);
+    expect((await out('rm src', ctx)).code).not.toBe(0);
+    expect(await ctx.workspace.exists(RANGE_PATH)).toBe(true);
   });
 
   it('reports errors of missing files with a non-zero exit code', async () => {

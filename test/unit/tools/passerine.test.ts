@@ -39,6 +39,10 @@ describe('passerine toolkit', () => {
     expect(result.data?.files).toContain('src/main/java/org/demo/util/MathUtil.java');
     expect((await run('code_search', { terms: 'nothingLikeThis' }, ctx)).output).toMatch(/No files contain/);
     expect((await run('code_search', { terms: [] }, ctx)).ok).toBe(false);
+    // a string is split into terms, a list keeps phrases
+    expect((await run('code_search', { terms: 'MathUtil clamp' }, ctx)).data?.terms).toEqual(['MathUtil', 'clamp']);
+    const phrase = await run('code_search', { terms: ['x > min'] }, ctx);
+    expect(phrase.data?.files).toEqual([RANGE_PATH]);
   });
 
   it('code_search returns at most five files', async () => {

@@ -56,3 +56,23 @@ describe('refusals', () => {
     expect(ctx.validator.calls).toHaveLength(0);
   });
 });
+
+describe('registry', () => {
+  it('lists every definition once, grouped by toolkit, with unique names and aliases per toolkit', async () => {
+    const { allToolDefinitions, toolDefinitionsByToolkit, findTool } = await import('../../../worker/tools/registry.ts');
+    const grouped = toolDefinitionsByToolkit();
+    expect(Object.values(grouped).flat()).toEqual(allToolDefinitions());
+    expect(grouped.repairagent).toHaveLength(14);
+    for (const [kit, defs] of Object.entries(grouped)) {
+      const names = defs.flatMap((d) => [d.name, ...(d.aliases ?? [])]);
+      expect(new Set(names).size, kit).toBe(names.length);
+      for (const d of defs) {
+        expect(d.toolkit).toBe(kit);
+        expect(d.description.length).toBeGreaterThan(20);
+        expect(d.follows).toBeTruthy();
+      }
+    }
+    expect(findTool('passerine', 'write_fix')).toBeUndefined();
+    expect(() => toolDefinitionsByToolkit() && findTool('nope' as never, 'cat')).toThrow(/unknown toolkit 'nope'/);
+  });
+});

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
 import { findTool, toolkit } from '../../../worker/tools/registry.ts';
-import { ochiaiRanking } from '../../../worker/tools/repairagent/fault-localization.ts';
 import { subtokens } from '../../../worker/tools/repairagent/search.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import type { ToolContext } from '../../../worker/contracts/tools.ts';
@@ -47,8 +46,8 @@ describe('repairagent toolkit', () => {
 
   it('extract_method returns every overload as an implementation candidate', async () => {
     const result = await run('extract_method', { filepath: RANGE_PATH, method_name: 'contains' }, demoContext());
-    expect(result.output).toMatch(/^Implementation candidate 0: Range.public boolean contains\(int x\)/);
-    expect(result.output).toContain('Implementation candidate 1: Range.public boolean contains(Range other)');
+    expect(result.output).toMatch(/^Implementation candidate 0 \(class Range, lines 16-18\): public boolean contains\(int x\)\n/);
+    expect(result.output).toContain('Implementation candidate 1 (class Range, lines 20-22): public boolean contains(Range other)');
     expect(result.output).toContain('Line 21:        return contains(other.min) && contains(other.max);');
     const missing = await run('extract_method', { filepath: RANGE_PATH, method_name: 'size' }, demoContext());
     expect(missing.ok).toBe(false);
@@ -82,7 +81,7 @@ describe('repairagent toolkit', () => {
 
   it('find_similar_api_calls searches one file or the whole code base', async () => {
     const all = await run('find_similar_api_calls', { code_snippet: 'int d = MathUtil.difference(a, b);' }, demoContext());
-    expect(all.output).toBe(`Calls to difference (1):\n  ${RANGE_PATH}:29 in Range.length: return MathUtil.difference(max, min) + 1;`);
+    expect(all.output).toBe(`Calls to difference (1):\n  ${RANGE_PATH}:29:25 in Range.length: return MathUtil.difference(max, min) + 1;`);
     const inUtil = await run('find_similar_api_calls', { code_snippet: 'MathUtil.difference(a, b)', file_path: UTIL_PATH }, demoContext());
     expect(inUtil.output).toBe('Calls to difference (0):');
     expect((await run('find_similar_api_calls', { code_snippet: 'int x = 3;' }, demoContext())).ok).toBe(false);
@@ -112,7 +111,7 @@ describe('repairagent toolkit', () => {
   it('run_fault_localization gives perfect FL with the buggy method', async () => {
     const result = await run('run_fault_localization', {}, demoContext());
     expect(result.output).toContain(`${RANGE_PATH}#17#return x > min && x <= max;`);
-    expect(result.output).toContain(`${RANGE_PATH}: Range.public boolean contains(int x) (lines 16-18)`);
+    expect(result.output).toContain(`${RANGE_PATH}, class Range, lines 16-18: public boolean contains(int x)`);
   });
 
   it('run_fault_localization ranks lines by Ochiai from runner coverage', async () => {
@@ -128,7 +127,6 @@ describe('repairagent toolkit', () => {
     expect(lines[2]).toBe(`${RANGE_PATH}#10#public Range(int min, int max) { (0.707)`);
     expect(result.output).not.toContain(TEST_PATH);
     expect(ctx.validator.calls[0]).toMatchObject({ selection: { mode: 'all' }, coverage: true });
-    expect(ochiaiRanking(coverage).map((r) => r.line)).toEqual([17, 9, 10, 11]) // ties (1.0) in path order;
   });
 
   it('hypothesis and state tools record their text and goal_accomplished finishes', async () => {

@@ -172,6 +172,17 @@ describe('write_fix', () => {
     expect(ctx.validator.calls).toHaveLength(3);
   });
 
+  it('a failing auxiliary model does not block the agent fix', async () => {
+    const ctx = {
+      ...demoContext({ sampleVariants: true }),
+      auxiliaryLlm: { id: 'broken', complete: async () => { throw new Error('model unreachable'); } },
+    };
+    const result = await writeFix({ changes: [{ file_name: RANGE_PATH, modifications: [{ line_number: 17, modified_line: FIXED_LINE }] }] }, ctx);
+    expect(result.ok).toBe(true);
+    expect(result.data?.plausible).toBe(true);
+    expect(result.data?.variantNote).toBe('variant sampling failed: model unreachable');
+  });
+
   it('fuzzRatio follows fuzzywuzzy fuzz.ratio', () => {
     expect(fuzzRatio('this is a test', 'this is a test!')).toBe(97);
     expect(fuzzRatio('return a;', 'return a;')).toBe(100);

@@ -41,8 +41,9 @@ export const codeSearch = defineTool(
   PASSERINE_CAP,
   async (args, ctx) => {
     const raw = stringListArg(args, 'terms', { required: true, aliases: ['query', 'term'] }) ?? [];
-    // a single string with spaces is several terms; quoted phrases would need a list
-    const terms = [...new Set((raw.length === 1 ? raw[0]!.split(/\s+/) : raw).map((t) => t.trim()).filter(Boolean))];
+    // a plain string with spaces is several terms; a list keeps phrases whole
+    const given = args.terms ?? args.query ?? args.term;
+    const terms = [...new Set((typeof given === 'string' ? given.split(/\s+/) : raw).map((t) => t.trim()).filter(Boolean))];
     if (terms.length === 0) throw new ToolRefusal('give at least one non-empty search term, e.g. {"terms": ["parseNumber"]}.');
     const lowered = terms.map((t) => t.toLowerCase());
     const hits: { path: string; distinct: number; occurrences: number; lines: { line: number; text: string }[] }[] = [];

@@ -8,7 +8,8 @@ import {
   splitText, stringArg, stringListArg, type CapPolicy,
 } from '../common.ts';
 import { isJava, textFiles } from '../corpus.ts';
-import { ochiaiRanking, perfectFaultLocalization } from './fault-localization.ts';
+import { ochiai } from '../../runner-client/ochiai.ts';
+import { perfectFaultLocalization } from './fault-localization.ts';
 import { searchCodeBase, type SearchMode } from './search.ts';
 import { runWriteFix } from './write-fix.ts';
 
@@ -90,7 +91,7 @@ export const extractMethod = defineTool(
       throw new ToolRefusal(`no method named '${name}' in ${path}. Its methods are: ${names.join(', ') || '(none)'}.`);
     }
     const output = found
-      .map((m, i) => `Implementation candidate ${i}: ${m.className}.${m.signature} (lines ${m.start}-${m.end})\n${numberLines(m.text.split('\n'), m.start, 'repairagent')}`)
+      .map((m, i) => `Implementation candidate ${i} (class ${m.className}, lines ${m.start}-${m.end}): ${m.signature}\n${numberLines(m.text.split('\n'), m.start, 'repairagent')}`)
       .join('\n\n');
     return { ok: true, output, data: { file: path, method: name, candidates: found.map((m) => ({ start: m.start, end: m.end })) } };
   },
@@ -188,10 +189,10 @@ export const findSimilarApiCalls = defineTool(
     const lines: string[] = [];
     let total = 0;
     for (const name of names) {
-      const sites = files.flatMap((f) => java.callSites(f.content, name).map((s) => ({ ...s, file: f.path })));
+      const sites = files.filter((f) => f.content.includes(name)).flatMap((f) => java.callSites(f.content, name).map((s) => ({ ...s, file: f.path })));
       total += sites.length;
       lines.push(`Calls to ${name} (${sites.length}):`);
-      for (const s of sites) lines.push(`  ${s.file}:${s.line}${s.method ? ` in ${s.className}.${s.method}` : ''}: ${s.lineText}`);
+      for (const s of sites) lines.push(`  ${s.file}:${s.line}:${s.column}${s.method ? ` in ${s.className}.${s.method}` : ''}: ${s.lineText}`);
     }
     return { ok: true, output: lines.join('\n'), data: { names, scope: filePath ? normalizePath(filePath) : 'codebase', calls: total } };
   },
@@ -224,7 +225,7 @@ export const generateMethodBody = defineTool(
     const reply = await ctx.auxiliaryLlm.complete({
       messages: [
         { role: 'system', content: 'You complete Java code. Answer with the complete method (signature and body) only, in a ```java block.' },
-        { role: 'user', content: `Complete the method ${method.className}.${method.signature} in this file (${path}):\n\n${context}` },
+        { role: 'user', content: `Complete the method \`${method.signature}\` of class ${method.className} in this file (${path}):\n\n${context}` },
       ],
       maxTokens: GENERATE_OUTPUT_TOKENS,
       purpose: 'generate_method_body',
@@ -266,7 +267,10 @@ export const runFaultLocalization = defineTool(
     if (!validation.compiled) return { ok: false, output: `Fault localization needs a compiling project:\n${formatValidation(validation)}`, validation };
     if (!validation.coverage?.length) throw new ToolRefusal('the runner returned no coverage, so Ochiai cannot rank lines; switch faultLocalization to perfect.');
     const sourceDirs = ctx.bug.layout.sourceDirs.map((d) => d.replace(/\/?$/, '/'));
-    const ranked = ochiaiRanking(validation.coverage, (file) => sourceDirs.some((d) => file.startsWith(d))).slice(0, OCHIAI_TOP);
+    // program lines only (tests cover themselves), and only lines some failing test executed
+    const ranked = ochiai(validation.coverage)
+      .filter((r) => r.score > 0 && sourceDirs.some((d) => r.file.startsWith(d)))
+      .slice(0, OCHIAI_TOP);
     if (ranked.length === 0) return { ok: true, output: 'No program line is covered by a failing test: Ochiai has nothing to rank.', validation, data: { kind: 'ochiai', ranked } };
     const sources = new Map<string, string[]>();
     const out = [`Fault localization (Ochiai over ${validation.coverage.length} tests; top ${ranked.length}). Format: file#line#code (score)`];
@@ -294,7 +298,15 @@ export const writeFix = defineTool(
 
 const note = (name: string, aliases: string[], description: string, argName: string | undefined, follows: string, effect: (text: string) => { output: string; data: Record<string, unknown>; finished?: { success: boolean; reason: string } }): Tool =>
   defineTool(
-    def({ name, aliases, description, args: argName ? [{ name: argName, type: 'string', description: `the ${argName}`, required: name === 'express_hypothesis' }] : [], follows }),
+    def({
+      name,
+      aliases,
+      description,
+      args: argName
+        ? [{ name: argName, type: 'string', description: argName === 'hypothesis' ? 'what is wrong in the code and why the tests fail' : 'why (optional)', required: name === 'express_hypothesis' }]
+        : [],
+      follows,
+    }),
     REPAIRAGENT_CAP,
     async (args) => {
       const text = (argName ? stringArg(args, argName, { required: name === 'express_hypothesis', aliases: ['reason', 'hypothesis', 'text', 'explanation'] }) : undefined)?.trim() ?? '';

@@ -41,11 +41,15 @@ export function searchCodeBase(
   for (const file of files) {
     const fileBase = (file.path.split('/').pop() ?? '').replace(/\.java$/, '').toLowerCase();
     if (prepared.some((k) => fileNameSegments(k.keyword).some((seg) => fileBase.includes(seg)))) matchingFiles.push(file.path);
+    // cheap text pre-filter before parsing: a matching method needs its tokens somewhere in the file
+    const lowered = file.content.toLowerCase();
+    const candidates = prepared.filter((k) => (mode === 'paper' ? k.tokens.every((t) => lowered.includes(t) || file.path.toLowerCase().includes(t)) : k.tokens.some((t) => lowered.includes(t))));
+    if (candidates.length === 0) continue;
     const lines = file.content.split('\n');
     for (const method of java.methods(file.content)) {
       // paper mode: the method's code plus its class name, so "Class.method" keywords find the method itself
       const haystack = mode === 'paper' ? `${method.className}\n${lines.slice(method.start - 1, method.end).join('\n')}`.toLowerCase() : method.name.toLowerCase();
-      const hit = prepared
+      const hit = candidates
         .filter((k) => (mode === 'paper' ? k.tokens.every((t) => haystack.includes(t)) : k.tokens.some((t) => haystack.includes(t))))
         .map((k) => k.keyword);
       if (hit.length === 0) continue;

@@ -16,7 +16,7 @@ export interface VariantOutcome {
   index: number;
   changes?: FileChange[];
   /** 'duplicate' and 'invalid' variants are not run */
-  status: 'tested' | 'duplicate' | 'invalid' | 'does-not-apply';
+  status: 'tested' | 'duplicate' | 'invalid' | 'does-not-apply' | 'error';
   plausible: boolean;
   compiled?: boolean;
   failingTests?: string[];
@@ -107,10 +107,16 @@ export async function sampleVariants(ctx: ToolContext, fix: FileChange[], mode: 
         next.error = err instanceof Error ? err.message : String(err);
         continue;
       }
-      const result = await ctx.validator.validate(fork, failingFirst(ctx));
-      next.plausible = result.plausible;
-      next.compiled = result.compiled;
-      next.failingTests = result.failingTests;
+      try {
+        const result = await ctx.validator.validate(fork, failingFirst(ctx));
+        next.plausible = result.plausible;
+        next.compiled = result.compiled;
+        next.failingTests = result.failingTests;
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        next.status = 'error';
+        next.error = err instanceof Error ? err.message : String(err);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));

@@ -74,7 +74,15 @@ export async function runWriteFix(args: Record<string, unknown>, ctx: ToolContex
   let variantNote: string | undefined;
   if (ctx.settings.sampleVariants === true) {
     if (!ctx.auxiliaryLlm) variantNote = 'variant sampling skipped: no auxiliary model configured';
-    else variants = await sampleVariants(ctx, changes, mode);
+    else {
+      // variants are a by-product for the experiment log: a failing auxiliary model must not block the agent's own fix
+      try {
+        variants = await sampleVariants(ctx, changes, mode);
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        variantNote = `variant sampling failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
   }
 
   const applied = await applyPatch(ctx.workspace, changes, mode);
