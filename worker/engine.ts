@@ -54,6 +54,38 @@ export class Engine {
     await this.repos.deleteRepo(repoId);
   }
 
+  /**
+   * Imports files a user dropped on the page: git bundles (`<repoId>.bundle`) into the repository store and
+   * BugSpec JSON files into the bug catalogue. Each file succeeds or fails on its own; nothing stored is damaged.
+   */
+  async importFiles(files: { name: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }[]> {
+    const results = [];
+    for (const f of files) {
+      try {
+        if (/\.bundle$/i.test(f.name)) {
+          const repoId = f.name.replace(/\.bundle$/i, '');
+          this.sessions.delete(repoId);
+          const r = await this.repos.importBundle(repoId, f.bytes, { onProgress, label: f.name });
+          results.push({ name: f.name, ok: true, message: `repository ${repoId}: ${r.objects} objects, ${r.refs.length} refs` });
+        } else if (/\.json$/i.test(f.name)) {
+          let json: unknown;
+          try {
+            json = JSON.parse(new TextDecoder().decode(f.bytes));
+          } catch (e) {
+            throw new Error(`${f.name} is not valid JSON (${(e as Error).message}).`);
+          }
+          const bug = await this.catalog.addImported(json, f.name);
+          results.push({ name: f.name, ok: true, message: `bug ${bug.id} (repository ${bug.repoId}${(await this.repos.has(bug.repoId)) ? '' : ' — not imported yet: drop its .bundle too'})` });
+        } else {
+          throw new Error(`${f.name}: RepairLab imports git bundles (.bundle) and BugSpec files (.json); create a bundle with \`git bundle create repo.bundle --all\`.`);
+        }
+      } catch (e) {
+        results.push({ name: f.name, ok: false, message: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    return results;
+  }
+
   /** Imports the bug's repository into the store if it is not there yet (bundled bugs: from public/benchmarks/). */
   async ensureRepository(bug: BugSpec, onProgress?: (p: ImportProgress) => void): Promise<RepoSession> {
     const cached = this.sessions.get(bug.repoId);

@@ -110,10 +110,28 @@ export class RunManager {
   }
 
   async stop(runId: string): Promise<void> {
+    this.control(runId).stop();
+    // also cancels a model call or a human turn in flight
+    this.active.get(runId)!.abort.abort();
+  }
+
+  /** Pause after the step in flight; `resume` goes on, `step` runs exactly one more step. */
+  async pause(runId: string): Promise<void> {
+    this.control(runId).pause();
+  }
+
+  async resume(runId: string): Promise<void> {
+    this.control(runId).resume();
+  }
+
+  async step(runId: string): Promise<void> {
+    this.control(runId).step();
+  }
+
+  private control(runId: string): RunControl {
     const run = this.active.get(runId);
     if (!run) throw new Error(`No run ${runId} is going on.`);
-    run.control.stop();
-    run.abort.abort();
+    return run.control;
   }
 
   async submitHumanReply(runId: string, text: string): Promise<void> {

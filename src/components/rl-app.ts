@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import type { BugSummary, BugView, ImportProgress, RepoInfo } from '../../worker/engine-api.ts';
+import type { BugSummary, BugView, ImportProgress } from '../../worker/engine-api.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
 import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
 import { panelStyles } from './shared-styles.ts';
@@ -8,6 +8,7 @@ import './bug-detail.ts';
 import './run-view.ts';
 import './settings-panel.ts';
 import './runs-view.ts';
+import './repos-view.ts';
 
 type Tab = 'bugs' | 'runs' | 'settings' | 'repositories';
 
@@ -23,7 +24,6 @@ export class RlApp extends LitElement {
     settings: { state: true },
     endpoints: { state: true },
     presets: { state: true },
-    repos: { state: true },
   };
   declare tab: Tab;
   declare bugs: BugSummary[];
@@ -34,7 +34,6 @@ export class RlApp extends LitElement {
   declare settings: Settings | undefined;
   declare endpoints: ModelEndpointChoice[];
   declare presets: { id: string; title: string }[];
-  declare repos: RepoInfo[];
 
   constructor() {
     super();
@@ -42,7 +41,6 @@ export class RlApp extends LitElement {
     this.bugs = [];
     this.endpoints = [];
     this.presets = [];
-    this.repos = [];
   }
 
   static override styles = [
@@ -86,16 +84,9 @@ export class RlApp extends LitElement {
     }
   }
 
-  private async showRepos() {
-    this.tab = 'repositories';
-    this.repos = await getEngine().listRepos();
-  }
-
-  private async deleteRepo(repoId: string) {
-    await getEngine().deleteRepo(repoId);
-    this.repos = await getEngine().listRepos();
+  private refreshBugs = async () => {
     this.bugs = await getEngine().listBugs();
-  }
+  };
 
   private makeRequest = (bugId: string, preset: string) => {
     const s = this.settings!;
@@ -108,10 +99,7 @@ export class RlApp extends LitElement {
         @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
     if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
     if (this.tab === 'repositories')
-      return html`<main class="single"><div class="panel"><h2>Repositories in this browser</h2>
-        ${this.repos.length === 0 ? html`<p class="muted">None yet: opening a bug imports its repository.</p>` : ''}
-        <ul>${this.repos.map((r) => html`<li data-repo=${r.repoId}>${r.repoId} — ${(r.bytes / 1024).toFixed(0)} KiB
-          <button @click=${() => this.deleteRepo(r.repoId)}>Delete</button></li>`)}</ul></div></main>`;
+      return html`<main class="single"><rl-repos-view @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
       <rl-bug-browser .bugs=${this.bugs} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
       <div class="stack">
@@ -130,7 +118,7 @@ export class RlApp extends LitElement {
         <nav>
           <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
           <button aria-current=${this.tab === 'runs' ? 'page' : 'false'} @click=${() => (this.tab = 'runs')}>Runs</button>
-          <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${this.showRepos}>Repositories</button>
+          <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${() => (this.tab = 'repositories')}>Repositories</button>
           <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
         </nav>
       </header>

@@ -28,6 +28,7 @@ export class RlRunView extends LitElement {
     error: { state: true },
     humanPrompt: { state: true },
     streaming: { state: true },
+    paused: { state: true },
   };
   declare bugId: string | undefined;
   declare presets: { id: string; title: string }[];
@@ -40,6 +41,7 @@ export class RlRunView extends LitElement {
   declare error: string | undefined;
   declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
   declare streaming: string;
+  declare paused: boolean;
 
   constructor() {
     super();
@@ -48,6 +50,7 @@ export class RlRunView extends LitElement {
     this.steps = [];
     this.running = false;
     this.streaming = '';
+    this.paused = false;
   }
 
   static override styles = [
@@ -78,6 +81,7 @@ export class RlRunView extends LitElement {
       case 'run-finished':
         this.outcome = e.outcome as Outcome;
         this.running = false;
+        this.paused = false;
         break;
       case 'run-failed':
         this.error = e.error;
@@ -102,6 +106,15 @@ export class RlRunView extends LitElement {
     }
   }
 
+  private async control(action: 'pause' | 'resume' | 'step') {
+    if (!this.runId) return;
+    const engine = getEngine();
+    if (action === 'pause') await engine.pauseRun(this.runId);
+    else if (action === 'resume') await engine.resumeRun(this.runId);
+    else await engine.stepRun(this.runId);
+    this.paused = action !== 'resume';
+  }
+
   private async stop() {
     if (this.runId) await getEngine().stopRun(this.runId);
   }
@@ -123,6 +136,9 @@ export class RlRunView extends LitElement {
           ${this.presets.map((p) => html`<option value=${p.id} ?selected=${p.id === this.preset}>${p.title}</option>`)}
         </select>
         <button class="primary" name="run" ?disabled=${!this.bugId || this.running} @click=${this.start}>Run agent</button>
+        <button name="pause" ?disabled=${!this.running || this.paused} @click=${() => this.control('pause')}>Pause</button>
+        <button name="step" ?disabled=${!this.running || !this.paused} @click=${() => this.control('step')}>Step</button>
+        <button name="resume" ?disabled=${!this.running || !this.paused} @click=${() => this.control('resume')}>Resume</button>
         <button name="stop" ?disabled=${!this.running} @click=${this.stop}>Stop</button>
         ${this.running ? html`<span class="muted" data-testid="running">running…</span>` : ''}
       </div>

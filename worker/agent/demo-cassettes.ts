@@ -39,6 +39,42 @@ const WRONG = `The cut seems one character too short; keep one more character be
 \`\`\`
 `;
 
+const TEST_FILE = 'src/test/java/org/repairlab/textkit/StringsTest.java';
+const json = (thoughts: string, name: string, args: Record<string, unknown>) => JSON.stringify({ thoughts, command: { name, args } }, null, 2);
+const bash = (thought: string, command: string) => `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
+
+/** RepairAgent: understand (test code, hypothesis) → collect (read the method) → try a fix → done. */
+const REPAIRAGENT_REPLIES = [
+  json('Start with the failing test to see what it expects.', 'extract_tests', { test_file_path: TEST_FILE }),
+  json(
+    'The test expects truncate("hello", 5) to return "hello". Fault localization points at the early return.',
+    'express_hypothesis',
+    { hypothesis: 'truncate only returns the string unchanged when it is shorter than maxLength; at exactly maxLength it still cuts. The check must be <= instead of <.' },
+  ),
+  json('Read the method around the buggy line.', 'read_range', { filepath: STRINGS, startline: 54, endline: 62 }),
+  json('Line 58 compares with <; a string of exactly maxLength characters fits.', 'write_fix', {
+    changes: [{ file_name: STRINGS, insertions: [], deletions: [], modifications: [{ line_number: 58, modified_line: '        if (s.length() <= maxLength) {' }] }],
+  }),
+  json('All tests pass with the fix.', 'goal_accomplished', { reason: 'truncate keeps strings of exactly maxLength characters; all tests pass' }),
+];
+
+/** HAFixAgent: look, read, edit with sed, test, signal completion. */
+const HAFIX_REPLIES = [
+  bash('Find the truncate implementation.', `grep -n "truncate" ${STRINGS}`),
+  bash('Read the three-argument truncate.', `sed -n '54,62p' ${STRINGS}`),
+  bash('A string of exactly maxLength characters fits, so the early return must use <=.', `sed -i 's/if (s.length() < maxLength) {/if (s.length() <= maxLength) {/' ${STRINGS}`),
+  bash('Run the failing test.', 'test'),
+  bash('The test passes; the repair is complete.', 'echo COMPLETE_REPAIR_SIGNAL'),
+];
+
+/** Passerine: cat, edit, test, finish. */
+const PASSERINE_REPLIES = [
+  `THOUGHT: Look at the code of truncate.\nACTION: cat ${STRINGS}`,
+  `THOUGHT: Line 58 uses <, so a string of exactly maxLength characters is cut. Use <=.\nACTION: edit ${STRINGS} 58 58\n        if (s.length() <= maxLength) {`,
+  'THOUGHT: Run the tests.\nACTION: test',
+  'THOUGHT: The tests pass.\nACTION: finish success',
+];
+
 export const DEMO_CASSETTES: DemoCassetteSpec[] = [
   {
     file: 'textkit-1.oneshot.fix.cassette.json',
@@ -66,5 +102,32 @@ export const DEMO_CASSETTES: DemoCassetteSpec[] = [
     description: 'One-shot: a first reply without a diff (fed back as a format error), then the correct diff.',
     expected: 'plausible',
     replies: ['The comparison in truncate looks off by one at the exact limit.', FIX],
+  },
+  {
+    file: 'textkit-1.repairagent.fix.cassette.json',
+    bugId: 'textkit-1',
+    preset: 'repairagent',
+    overrides: {},
+    description: 'RepairAgent on textkit-1: test code, hypothesis, read the method, write_fix, goal_accomplished (hand-written replies).',
+    expected: 'plausible',
+    replies: REPAIRAGENT_REPLIES,
+  },
+  {
+    file: 'textkit-1.hafixagent.fix.cassette.json',
+    bugId: 'textkit-1',
+    preset: 'hafixagent',
+    overrides: {},
+    description: 'HAFixAgent (non-history) on textkit-1: grep, sed -n, sed -i, test, completion signal (hand-written replies).',
+    expected: 'plausible',
+    replies: HAFIX_REPLIES,
+  },
+  {
+    file: 'textkit-1.passerine.fix.cassette.json',
+    bugId: 'textkit-1',
+    preset: 'passerine',
+    overrides: { sampling: { trajectories: 1 } },
+    description: 'Passerine (one trajectory) on textkit-1: cat, edit, test, finish (hand-written replies).',
+    expected: 'plausible',
+    replies: PASSERINE_REPLIES,
   },
 ];

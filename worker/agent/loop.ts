@@ -1,6 +1,7 @@
 // The agent loop: one small cycle for every strategy. Build the prompt → ask the model → parse →
 // rectify → gate by state → run the tool → transition → record. The StrategySpec carries every
 // difference between agents; budgets, stop rules and pause/stop are checked between steps.
+import { createTwoFilesPatch } from 'diff';
 import { LlmError, type LlmProvider } from '../contracts/llm.ts';
 import type { PublicBug } from '../contracts/bug.ts';
 import type { Workspace, Overlay } from '../contracts/workspace.ts';
@@ -55,6 +56,12 @@ export interface RunAgentOptions {
   groundTruthPatch?: string;
   /** extra template variables, e.g. HAFixAgent's history_context */
   context?: Record<string, unknown>;
+  /**
+   * Computes extra template variables once at the start of the run (and again on resume), e.g. HAFixAgent's
+   * history context from the history extractor according to `strategy.toolSettings.historyContext`.
+   * Merged over `context`.
+   */
+  contextProvider?: (strategy: StrategySpec, bug: PublicBug, workspace: Workspace) => Promise<Record<string, unknown>>;
   /** continue a saved, unfinished trajectory (same strategy, bug and workspace base) */
   resumeFrom?: Trajectory;
   runId?: string;
@@ -96,6 +103,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   const tools = opts.tools;
   const defs = tools.map((t) => t.definition);
   const bugContext = await buildBugContext(opts.bug, ws);
+  const extraContext = { ...(opts.context ?? {}), ...(opts.contextProvider ? await opts.contextProvider(spec, opts.bug, ws) : {}) };
   const resume = opts.resumeFrom;
   const runId = resume?.runId ?? opts.runId ?? newRunId();
   const emit = (e: AgentEvent) => opts.onEvent?.(e);
@@ -121,12 +129,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
           trajectoryIndex: opts.trajectoryIndex ?? 0,
         },
         bug: { id: opts.bug.id, library: opts.bug.library, buggyCommit: opts.bug.buggyCommit, failingTests: [...opts.bug.failingTests] },
+        startup: [],
         steps: [],
       };
 
   const memory: LoopMemory = resume?.resume
     ? { ...(structuredClone(resume.resume.memory) as unknown as LoopMemory), state: resume.resume.state }
-    : { state: spec.startState, history: [], gathered: [], formatErrors: 0, validations: 0, seenCommands: [], wallMsBefore: 0 };
+    : { state: spec.startState, history: [], gathered: [], bannedCommands: [], formatErrors: 0, validations: 0, seenCommands: [], wallMsBefore: 0 };
+  memory.bannedCommands ??= [];
   if (resume?.resume) ws.setOverlay(resume.resume.overlay);
 
   const startedAt = performance.now();
@@ -174,6 +184,25 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   const toolSettings = { ...spec.toolSettings };
   let end: End | undefined;
 
+  // startup commands (RepairAgent runs the tests once before the first cycle); not on resume
+  if (!resume) {
+    for (const cmd of spec.startup) {
+      const tool = tools.find((t) => t.definition.name === cmd.tool);
+      if (!tool) throw new Error(`strategy ${spec.id}: startup command ${cmd.tool} is not among the run's tools (${defs.map((d) => d.name).join(', ')})`);
+      let result: ToolResult;
+      try {
+        result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm: opts.auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+      } catch (err) {
+        const msg = `The startup command ${cmd.tool} failed: ${(err as Error)?.message ?? String(err)}`;
+        result = { ok: false, output: msg, shown: msg };
+      }
+      if (result.validation) memory.validations++;
+      const shown = trimObservation(result.shown, spec.observation).text;
+      traj.startup.push({ name: cmd.tool, args: cmd.args, ok: result.ok, output: result.output, shown, ...(result.validation ? { verdict: result.validation } : {}) });
+      memory.gathered.push({ step: -1, tool: cmd.tool, args: cmd.args, argsText: argsText(cmd.args), ok: result.ok, shown });
+    }
+  }
+
   while (!end) {
     end = budgetExceeded();
     if (end) break;
@@ -196,9 +225,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     const state = memory.state;
     const stateSpec = spec.states.find((s) => s.name === state)!;
     const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
-    const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: opts.context ?? {} };
+    const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
     const messages = buildMessages(vars, memory);
-    const hash = await promptHash(messages);
+    // hashed while the model works: the hash is only needed for the record
+    const hashing = promptHash(messages);
     emit({ type: 'step-started', runId, index, state });
 
     const step: TrajStep = {
@@ -207,7 +237,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       stateAfter: state,
       startedAt: nowIso(),
       status: 'ok',
-      prompt: { messages, promptHash: hash },
+      prompt: { messages, promptHash: '' },
       rectifications: [],
       tokens: { input: 0, output: 0, estimated: false },
       costUsd: 0,
@@ -235,6 +265,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       step.latencyMs.model = res.latencyMs;
     } catch (err) {
       const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
+      step.prompt.promptHash = await hashing;
       step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
       step.error = { code: e.code, message: e.message };
       traj.steps.push(step);
@@ -249,6 +280,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     }
 
     const postStart = performance.now();
+    step.prompt.promptHash = await hashing;
     // ---- parse + rectify ----
     const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
     step.rectifications.push(...parsed.rectifications);
@@ -264,6 +296,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
         repairPaths: spec.middleware.repairPaths,
       });
       step.rectifications.push(...r.rectifications);
+      if (r.error && !r.tool && !memory.bannedCommands.includes(command.name)) memory.bannedCommands.push(command.name);
       if (r.error) problem = r.error;
       else command = r.command!;
       step.parsed.command = command;
@@ -348,10 +381,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       ...(result.finished ? { finished: result.finished } : {}),
     };
     const after = ws.overlay();
-    if (canonicalJson(after) !== canonicalJson(overlayBefore)) {
-      const files = [...new Set([...Object.keys(after), ...Object.keys(overlayBefore)])].filter((p) => after[p] !== overlayBefore[p]).sort();
-      step.overlayChange = { files, diff: await ws.diff() };
-    }
+    const files = [...new Set([...Object.keys(after), ...Object.keys(overlayBefore)])].filter((p) => after[p] !== overlayBefore[p]).sort();
+    if (files.length) step.overlayChange = { files, diff: await stepDiff(ws, overlayBefore, after, files) };
     let note = '';
     const v: ValidationResult | undefined = result.validation;
     if (v) {
@@ -439,6 +470,24 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       },
     };
   }
+}
+
+/** The change this step made (not the cumulative patch): before = the previous overlay, else the base file. */
+async function stepDiff(ws: Workspace, before: Overlay, after: Overlay, files: string[]): Promise<string> {
+  let base: Workspace | undefined;
+  const parts: string[] = [];
+  for (const path of files) {
+    let old: string | null;
+    if (path in before) old = before[path] ?? null;
+    else {
+      base ??= ws.fork();
+      base.setOverlay({});
+      old = (await base.exists(path)) ? await base.read(path) : null;
+    }
+    const now = path in after ? (after[path] ?? null) : old;
+    parts.push(createTwoFilesPatch(old === null ? '/dev/null' : `a/${path}`, now === null ? '/dev/null' : `b/${path}`, old ?? '', now ?? '', undefined, undefined, { context: 3 }).replace(/^=+\n/, ''));
+  }
+  return parts.join('');
 }
 
 function stripRectifications(data: Record<string, unknown>): Record<string, unknown> {

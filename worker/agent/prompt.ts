@@ -27,6 +27,8 @@ export interface PromptMemory {
   history: ChatMessage[];
   /** dynamic-prompt: every tool result, newest last */
   gathered: GatheredEntry[];
+  /** names the model used that match no tool (RepairAgent lists them as banned) */
+  bannedCommands?: string[];
   /** dynamic-prompt: the last command and what came back */
   last?: { command: string; result: string };
 }
@@ -61,7 +63,8 @@ export interface PromptVars {
 export function templateVariables(v: PromptVars, memory: PromptMemory): Record<string, unknown> {
   const state = v.spec.states.find((s) => s.name === v.state);
   const remembered = v.spec.memory.cyclesRemembered;
-  const gathered = remembered ? memory.gathered.filter((g) => g.step >= v.stepIndex - remembered) : memory.gathered;
+  // startup results (step -1) belong to the bug information and are always kept
+  const gathered = remembered ? memory.gathered.filter((g) => g.step < 0 || g.step >= v.stepIndex - remembered) : memory.gathered;
   const byTool: Record<string, GatheredEntry[]> = {};
   for (const g of gathered) (byTool[g.tool] ??= []).push(g);
   // RepairAgent's hypotheses: each express_hypothesis is current until a later discard_hypothesis refutes it
@@ -81,6 +84,7 @@ export function templateVariables(v: PromptVars, memory: PromptMemory): Record<s
     sentinel: v.spec.middleware.completionSentinel ?? '',
     gathered: byTool,
     hypotheses,
+    banned_commands: memory.bannedCommands ?? [],
     settings: v.spec.toolSettings,
     gathered_list: gathered,
     last: memory.last ?? null,

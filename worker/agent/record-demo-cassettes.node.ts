@@ -3,13 +3,15 @@
 // unless --runner/--token or REPAIRLAB_RUNNER_URL/TOKEN name one).
 //
 //   node --import tsx worker/agent/record-demo-cassettes.node.ts [--out public/cassettes] [--only <file>]
+// --only re-records one cassette and leaves index.json alone.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, withRunner } from '../cli/node-engine.ts';
 import { RunnerClient, runnerValidator } from '../runner-client/client.ts';
 import { resolveStrategy } from './presets/index.ts';
-import { applyPatchTool } from './engine-tools.ts';
+import { toolsForStrategy } from '../run-manager.ts';
+import { initJavaForNode } from '../java/node-wasm.ts';
 import { recordCassette } from './record-cassette.ts';
 import { DEMO_CASSETTES } from './demo-cassettes.ts';
 
@@ -27,14 +29,17 @@ async function main(argv: string[]): Promise<void> {
     for (const demo of DEMO_CASSETTES) {
       if (only && demo.file !== only) continue;
       const { bug, workspace } = await engine.workspaceFor(demo.bugId);
+      const strategy = resolveStrategy(demo.preset, { overrides: demo.overrides });
+      if (strategy.toolkit === 'repairagent' || strategy.toolkit === 'hafixagent') await initJavaForNode();
       const { cassette, trajectory } = await recordCassette({
-        strategy: resolveStrategy(demo.preset, { overrides: demo.overrides }),
+        strategy,
         preset: demo.preset,
         overrides: demo.overrides,
         bug: toPublicBug(bug),
         workspace,
         validator: runnerValidator(client, bug.layout),
-        tools: [applyPatchTool],
+        // the same tool set the engine offers (it is part of the prompt)
+        tools: toolsForStrategy(strategy),
         groundTruthPatch: bug.groundTruth.patch,
         replies: demo.replies,
       });

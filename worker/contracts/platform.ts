@@ -17,6 +17,8 @@ export interface IsoFs {
     symlink?(target: string, path: string): Promise<void>;
     /** Both node:fs and lightning-fs have it; the repo store swaps a finished import into place with it. */
     rename?(oldPath: string, newPath: string): Promise<void>;
+    /** lightning-fs only: write its (debounced) directory metadata to IndexedDB now, so a finished import survives a reload. */
+    flush?(): Promise<void>;
   };
 }
 

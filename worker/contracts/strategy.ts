@@ -111,6 +111,8 @@ export const StrategySpec = z.object({
   sampling: z
     .object({ temperature: z.number().optional(), topP: z.number().optional(), seed: z.number().int().optional(), maxTokens: z.number().int().optional(), trajectories: z.number().int().positive().default(1) })
     .default({ trajectories: 1 }),
+  /** commands the engine runs before the first cycle (RepairAgent: run_tests); their results join the prompt like any tool result */
+  startup: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).default([]),
   /** passed to tools as ToolContext.settings */
   toolSettings: z.record(z.string(), z.unknown()).default({}),
 });

@@ -73,7 +73,8 @@ export const TrajStep = z.object({
 });
 export type TrajStep = z.infer<typeof TrajStep>;
 
-export const OutcomeStatus = z.enum(['plausible', 'implausible', 'error', 'stopped']);
+/** unknown: an imported trajectory whose patch RepairLab has not validated */
+export const OutcomeStatus = z.enum(['plausible', 'implausible', 'error', 'stopped', 'unknown']);
 
 export const Outcome = z.object({
   status: OutcomeStatus,
@@ -127,8 +128,14 @@ export const Trajectory = z.object({
       memory: z.record(z.string(), z.unknown()),
     })
     .optional(),
+  /** results of the strategy's startup commands, run before the first model call */
+  startup: z
+    .array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean(), output: z.string(), shown: z.string(), verdict: ValidationResult.optional() }))
+    .default([]),
   steps: z.array(TrajStep),
   outcome: Outcome.optional(),
+  /** set when the record was converted from another tool's trajectory file (for viewing only) */
+  imported: z.object({ format: z.enum(['mini-swe-agent', 'swe-agent']), file: z.string(), info: z.record(z.string(), z.unknown()) }).optional(),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
 

@@ -19,5 +19,6 @@ export async function sha256Hex(text: string): Promise<string> {
 
 /** Only role and content take part: extra fields a caller attaches never change the hash. */
 export function promptHash(messages: readonly ChatMessage[]): Promise<string> {
-  return sha256Hex(canonicalJson(messages.map((m) => ({ role: m.role, content: m.content }))));
+  // keys written in sorted order ("content" < "role"), so native JSON.stringify gives the canonical text
+  return sha256Hex(JSON.stringify(messages.map((m) => ({ content: m.content, role: m.role }))));
 }

@@ -64,7 +64,10 @@ describe('repairagent', () => {
     expect(traj.steps.map((s) => [s.state, s.stateAfter])).toEqual([
       [S1, S1], [S1, S2], [S2, S3], [S3, S1], [S1, S2], [S2, S3], [S3, 'done'],
     ]);
-    expect(calls.map((c) => c.name)).toEqual(['extract_tests', 'express_hypothesis', 'write_fix', 'discard_hypothesis', 'express_hypothesis', 'write_fix', 'goal_accomplished']);
+    // run_tests runs once before the first cycle (paper §III-D), then the model's commands
+    expect(calls.map((c) => c.name)).toEqual(['run_tests', 'extract_tests', 'express_hypothesis', 'write_fix', 'discard_hypothesis', 'express_hypothesis', 'write_fix', 'goal_accomplished']);
+    expect(traj.startup.map((s) => s.name)).toEqual(['run_tests']);
+    expect(traj.steps[0]!.prompt.messages[1]!.content).toContain('### Test runs\n- run_tests() (before the first cycle):');
     expect(traj.outcome?.reason).toMatch(/the agent finished/);
     // dynamic prompt of the last cycle: state, its tools only, hypotheses marked, fixes tried, cycles left
     const prompt = traj.steps[6]!.prompt.messages[1]!.content;
@@ -81,10 +84,10 @@ describe('repairagent', () => {
 
   it('states are advisory by default and enforced as a variant', async () => {
     const advisory = await run('repairagent', [cmd('write_fix', { changes: [] })], { overrides: { budgets: { maxSteps: 1 } } });
-    expect(advisory.calls.map((c) => c.name)).toEqual(['write_fix']);
+    expect(advisory.calls.map((c) => c.name)).toEqual(['run_tests', 'write_fix']);
     expect(advisory.traj.steps[0]!.stateAfter).toBe(S3);
     const enforced = await run('repairagent', [cmd('write_fix', { changes: [] })], { variants: ['enforced-states'], overrides: { budgets: { maxSteps: 1 } } });
-    expect(enforced.calls).toEqual([]);
+    expect(enforced.calls.map((c) => c.name)).toEqual(['run_tests']);
     expect(enforced.traj.steps[0]!.status).toBe('refused');
     expect(enforced.traj.steps[0]!.rectifications[0]).toMatchObject({ kind: 'state-refused', from: 'write_fix' });
     expect(enforced.traj.steps[0]!.feedback).toMatch(/not available in state "collect information to understand the bug"/);
@@ -92,7 +95,7 @@ describe('repairagent', () => {
 
   it('no-state-machine offers every tool in one state; no-search-tools removes the search tools', async () => {
     const flat = await run('repairagent', [cmd('search_code_base', { key_words: ['clamp'] })], { variants: ['no-state-machine', 'enforced-states'], overrides: { budgets: { maxSteps: 1 } } });
-    expect(flat.calls.map((c) => c.name)).toEqual(['search_code_base']);
+    expect(flat.calls.map((c) => c.name)).toEqual(['run_tests', 'search_code_base']);
     const nosearch = resolveStrategy('repairagent', { variants: ['no-search-tools'] });
     expect(nosearch.states.flatMap((s) => s.tools)).not.toContain('search_code_base');
     expect(nosearch.states.flatMap((s) => s.tools)).not.toContain('find_similar_api_calls');
@@ -108,6 +111,12 @@ describe('repairagent', () => {
     expect(lastFull).toContain('read_range(filepath="src/main/java/org/demo/Clamp.java", startline=1, endline=3) (cycle 1)');
     expect(lastSingle).not.toContain('(cycle 1)');
     expect(lastSingle).toContain('(cycle 2)');
+  });
+
+  it('lists commands that do not exist as banned', async () => {
+    const { traj } = await run('repairagent', [cmd('fix_everything_now', {}), cmd('read_range', { filepath: SRC, startline: 1, endline: 2 })], { overrides: { budgets: { maxSteps: 2 } } });
+    expect(traj.steps[0]!.status).toBe('format-error');
+    expect(traj.steps[1]!.prompt.messages[1]!.content).toContain('### Commands that do not exist (do not use them)\nfix_everything_now');
   });
 
   it('realistic-fl hides perfect fault localization from the prompt', async () => {

@@ -69,11 +69,16 @@ Fault localization (the buggy lines):
 
 ### {{ label }}
 {% for e in gathered[name] %}
-- {{ name }}({{ e.argsText }}) (cycle {{ e.step + 1 }}):
+- {{ name }}({{ e.argsText }}) ({% if e.step < 0 %}before the first cycle{% else %}cycle {{ e.step + 1 }}{% endif %}):
 {{ e.shown }}
 {% endfor %}
 {% endif %}
 {% endfor %}
+{% if banned_commands | length > 0 %}
+
+### Commands that do not exist (do not use them)
+{{ banned_commands | join(', ') }}
+{% endif %}
 
 ## Output format
 Reply with one JSON object and nothing else:
@@ -116,6 +121,7 @@ export const repairAgentPreset: StrategySpecInput = {
     'paper §III-C: states and transitions (express_hypothesis → S2, discard_hypothesis → S1, collect_more_information → S2, write_fix → S3, goal_accomplished → done)',
     'paper §III-E: middleware — tool/argument names by substring then normalised Levenshtein < 0.1, file paths repaired, exact repeats refused',
     'released code: states are advisory (prompt only) — also the default here; "enforced-states" refuses off-state tools',
+    'paper §III-D: run_tests once before the first cycle; its report joins the gathered information',
     'paper §IV: 40-cycle budget',
   ],
   toolkit: 'repairagent',
@@ -138,6 +144,7 @@ export const repairAgentPreset: StrategySpecInput = {
   stop: { onPlausible: false, sameErrorTwice: false, regressionRevert: false },
   budgets: { maxSteps: 40, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ignore' },
   sampling: { trajectories: 1 },
+  startup: [{ tool: 'run_tests', args: {} }],
   toolSettings: { outputCap: 4000, searchMode: 'paper', writeFixMode: 'paper', faultLocalization: 'perfect', sampleVariants: false, variants: 30 },
 };
 
