@@ -6,9 +6,11 @@ import { startRunner } from '../../runner/src/index.ts';
 import { startAppServer, type RuntimeConfig } from '../../scripts/serve-app.ts';
 
 export default async function globalSetup(_config: FullConfig) {
-  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: build the app first (npx vite build); `npm test` does.');
+  // E2E_DIST_DIR lets several builds be tested side by side (default: the build `npm test` makes)
+  const dist = process.env.E2E_DIST_DIR ?? 'dist';
+  if (!existsSync(`${dist}/index.html`)) throw new Error(`${dist}/ is missing: build the app first (npx vite build); \`npm test\` does.`);
   const runtimeConfig: RuntimeConfig = {};
-  const app = await startAppServer({ dir: 'dist', port: 0, runtimeConfig });
+  const app = await startAppServer({ dir: dist, port: 0, runtimeConfig });
   const appOrigin = new URL(app.url).origin;
   const runner = await startRunner({ port: 0, allowedOrigins: [appOrigin] });
   runtimeConfig.runner = { url: runner.url, token: runner.token };
