@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.cache/', 'public/', 'test-results/', 'playwright-report/', 'runner/java/', 'benchmarks/**/*.java'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', '.cache/', 'public/', 'test-results/', 'playwright-report/', 'runner/java/', 'benchmarks/**/*.java'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
