@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what RepairLab needs and is missing: npm packages (from package-lock.json) and, on Debian
-# as root, the system packages (Chromium for the e2e tests, JUnit 4/5, hamcrest, JaCoCo, bubblewrap).
+# as root, the system packages (Chromium for the e2e tests, JUnit 4/5, hamcrest, JaCoCo, bubblewrap, and Python
+# Jinja2 for the prompt-template parity test).
 # Safe to run again: it only installs what is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ jv=$(javac -version 2>&1 | sed -E 's/[^0-9]*([0-9]+).*/\1/')
 if [ "${jv:-0}" -lt 17 ]; then echo "setup: JDK >= 17 is required, found javac $jv" >&2; exit 1; fi
 
 # System packages: only on Debian/Ubuntu as root; elsewhere say what is missing.
-sys_pkgs=(chromium junit4 junit5 libhamcrest-java libjacoco-java bubblewrap)
+sys_pkgs=(chromium junit4 junit5 libhamcrest-java libjacoco-java bubblewrap python3-jinja2)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${sys_pkgs[@]}"; do
