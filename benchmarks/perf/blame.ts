@@ -1,5 +1,5 @@
 // Blame speed: RepairLab's blame vs `git blame` on one file with a long history, in Node, side by side.
-// Prints both times and the ratio (target: within 5x of git in Node). The lead wires it into the CLI.
+// Prints both times and the ratio (target: within 5x of git in Node). CLI: `repairlab bench blame`.
 //
 // RepairLab blames from its own store (the repository imported from a bundle, i.e. packed), as the
 // product does; git blames the original repository. One untimed warm-up run each (JIT, OS cache),
@@ -25,7 +25,7 @@ export interface BlameBenchResult {
   runs: number;
 }
 
-export async function benchmarkBlame(repoDir: string, file: string, rev = 'HEAD', runs = 5): Promise<BlameBenchResult> {
+export async function benchmarkBlame(repoDir: string, file: string, rev = 'HEAD', runs = 5, log: (line: string) => void = console.log): Promise<BlameBenchResult> {
   const work = mkdtempSync(join(tmpdir(), 'repairlab-blame-bench-'));
   try {
     const bundle = join(work, 'repo.bundle');
@@ -57,7 +57,7 @@ export async function benchmarkBlame(repoDir: string, file: string, rev = 'HEAD'
     const repairlabMs = median(ours);
     const gitMs = median(theirs);
     const result: BlameBenchResult = { repoDir, file, rev, lines, commitsTouchingFile, repairlabMs, gitMs, ratio: repairlabMs / gitMs, runs };
-    console.log(
+    log(
       `blame ${file} @ ${rev}: ${lines} lines, ${commitsTouchingFile} commits touching it — RepairLab ${repairlabMs.toFixed(0)} ms, ` +
         `git ${gitMs.toFixed(0)} ms (medians of ${runs}), ratio ${result.ratio.toFixed(2)}x (target ≤ 5x in Node)`,
     );

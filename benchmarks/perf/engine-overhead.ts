@@ -4,12 +4,13 @@
 // store, HAFixAgent's bash tool and the real runner. The cassette server and the runner run as separate
 // processes (as in use), so their work is not counted as engine time. Target: engine < 1% of the cycle.
 //
-//   node --import tsx benchmarks/perf/engine-overhead.ts
+//   node --import tsx benchmarks/perf/engine-overhead.ts   (or: repairlab bench engine-overhead --json)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { toPublicBug } from '../../worker/contracts/bug.ts';
 import type { Trajectory } from '../../worker/contracts/trajectory.ts';
 import { runAgent, type RunAgentOptions } from '../../worker/agent/loop.ts';
@@ -21,6 +22,9 @@ import { createNodePlatform } from '../../worker/platform/node.ts';
 import { RunnerClient, runnerValidator } from '../../worker/runner-client/client.ts';
 import { toolkit } from '../../worker/tools/registry.ts';
 import { initJavaForNode } from '../../worker/java/node-wasm.ts';
+
+/** a path in this checkout, whatever the working directory */
+const fromRepo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,10 +65,22 @@ const REPLIES = [
   bashReply('echo COMPLETE_REPAIR_SIGNAL'),
 ];
 
+export interface EngineOverheadBench {
+  cycles: number;
+  outcome: string;
+  /** the loop's own time (prompt build, parse, rectify, bookkeeping, serialising the record), summed over cycles */
+  engine_ms: number;
+  /** engine + model call + tool calls, summed over cycles */
+  cycle_ms: number;
+  engine_share_percent: number;
+  median_engine_ms_per_cycle: number;
+}
+
+export async function benchEngineOverhead(log: (line: string) => void = console.log): Promise<EngineOverheadBench> {
 const home = mkdtempSync(join(tmpdir(), 'repairlab-bench-'));
 const token = 'bench-token';
 const runnerPort = await freePort();
-const runnerProc = await startChild(['runner/src/main.ts', '--port', String(runnerPort), '--token', token], /listening|http:\/\/127\.0\.0\.1/i);
+const runnerProc = await startChild([fromRepo('runner/src/main.ts'), '--port', String(runnerPort), '--token', token], /listening|http:\/\/127\.0\.0\.1/i);
 const runner = { url: `http://127.0.0.1:${runnerPort}`, token };
 const children: ChildProcess[] = [runnerProc.child];
 try {
@@ -83,11 +99,11 @@ try {
     } satisfies Omit<RunAgentOptions, 'llm'>;
   };
   const { cassette, trajectory: recorded } = await recordCassette({ ...(await fresh()), replies: REPLIES, model: 'bench-replay' });
-  console.log(`recorded ${cassette.calls.length} calls; the recorded run ended ${recorded.outcome?.status}`);
+  log(`recorded ${cassette.calls.length} calls; the recorded run ended ${recorded.outcome?.status}`);
 
   const cassetteFile = join(home, 'bench.cassette.json');
   writeFileSync(cassetteFile, JSON.stringify(cassette));
-  const server = await startChild(['worker/llm/cassette-server.ts', '--cassette', cassetteFile, '--port', String(await freePort())], /cassette server: (\S+)/);
+  const server = await startChild([fromRepo('worker/llm/cassette-server.ts'), '--cassette', cassetteFile, '--port', String(await freePort())], /cassette server: (\S+)/);
   children.push(server.child);
   const recordMs: number[] = [];
   let t: Trajectory;
@@ -106,8 +122,8 @@ try {
     server.child.kill();
   }
 
-  console.log(`replayed run: ${t.steps.length} cycles, outcome ${t.outcome?.status}`);
-  console.log('cycle  engine ms  record ms  model ms   tool ms  engine share');
+  log(`replayed run: ${t.steps.length} cycles, outcome ${t.outcome?.status}`);
+  log('cycle  engine ms  record ms  model ms   tool ms  engine share');
   let engineTotal = 0;
   let cycleTotal = 0;
   t.steps.forEach((s, i) => {
@@ -115,14 +131,25 @@ try {
     const cycle = engineMs + s.latencyMs.model + s.latencyMs.tool;
     engineTotal += engineMs;
     cycleTotal += cycle;
-    console.log(
+    log(
       `${String(i + 1).padStart(5)}  ${s.latencyMs.engine.toFixed(2).padStart(9)}  ${(recordMs[i] ?? 0).toFixed(2).padStart(9)}  ${s.latencyMs.model.toFixed(1).padStart(8)}  ${s.latencyMs.tool.toFixed(1).padStart(8)}  ${((100 * engineMs) / cycle).toFixed(2).padStart(11)}%`,
     );
   });
   const sorted = t.steps.map((s, i) => s.latencyMs.engine + (recordMs[i] ?? 0)).sort((a, b) => a - b);
-  console.log(`median engine time per cycle: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms`);
-  console.log(`total: engine ${engineTotal.toFixed(1)} ms of ${cycleTotal.toFixed(1)} ms = ${((100 * engineTotal) / cycleTotal).toFixed(2)}% (target < 1%)`);
+  log(`median engine time per cycle: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms`);
+  log(`total: engine ${engineTotal.toFixed(1)} ms of ${cycleTotal.toFixed(1)} ms = ${((100 * engineTotal) / cycleTotal).toFixed(2)}% (target < 1%)`);
+  return {
+    cycles: t.steps.length,
+    outcome: t.outcome?.status ?? 'unfinished',
+    engine_ms: engineTotal,
+    cycle_ms: cycleTotal,
+    engine_share_percent: (100 * engineTotal) / cycleTotal,
+    median_engine_ms_per_cycle: sorted[Math.floor(sorted.length / 2)]!,
+  };
 } finally {
   for (const c of children) c.kill();
   rmSync(home, { recursive: true, force: true });
 }
+}
+
+if (process.argv[1]?.endsWith('engine-overhead.ts')) await benchEngineOverhead();

@@ -6,6 +6,14 @@ import type { ModelSettings, PatchChoice } from '../engine-api.ts';
 import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
+import { registerAnalysisCommands } from './analysis-commands.ts';
+import { registerBenchCommands } from './bench-commands.ts';
+
+// `repairlab blame … | head`: a reader that stops early is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 const program = new Command();
 program
@@ -126,6 +134,9 @@ program
     print(!!opts.json, result, () => result.shown);
     if (!result.ok) process.exitCode = 1;
   });
+
+registerAnalysisCommands(program);
+registerBenchCommands(program);
 
 async function modelFromFlag(spec: string, baseURL: string, apiKey: string | undefined): Promise<ModelSettings> {
   const [kind, ...rest] = spec.split(':');

@@ -1,0 +1,60 @@
+// `repairlab bench …`: the speed benchmarks. Each measures RepairLab and its baseline side by side in one run and
+// prints their ratio; none asserts a time (targets are read off the printed figures, see docs/).
+import type { Command } from 'commander';
+
+const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} ${value}: give a whole number ≥ 1.`);
+  return n;
+}
+
+export function registerBenchCommands(program: Command): void {
+  const bench = program.command('bench').description('speed benchmarks (ratios measured side by side in one run)');
+
+  bench
+    .command('validation')
+    .description('runner: cold vs warm validation of one fix, and 30 variants of it (targets: ratio ≥ 20, variants_ratio ≤ 8)')
+    .option('--rounds <n>', 'rounds (medians are reported)', '5')
+    .option('--bug <id>', "bundled bug, or 'generated' for a generated project", 'textkit-1')
+    .option('--json', 'print JSON')
+    .action(async (opts: { rounds: string; bug: string; json?: boolean }) => {
+      const { benchValidation } = await import('../../runner/bench/validation.ts');
+      const r = await benchValidation({ rounds: positiveInt('--rounds', opts.rounds), bugId: opts.bug });
+      print(!!opts.json, r, () =>
+        `${r.bug}, ${r.rounds} rounds (medians): cold ${r.cold_ms.toFixed(0)} ms, warm ${r.warm_ms.toFixed(0)} ms, ratio ${r.ratio.toFixed(1)}×; ` +
+        `${r.variants} variants ${r.variants_ms.toFixed(0)} ms = ${r.variants_ratio.toFixed(1)}× one warm validation`,
+      );
+    });
+
+  bench
+    .command('blame [repoDir] [file]')
+    .description("RepairLab's blame vs `git blame` on one file (default: the long-history file of a generated repository; target ≤ 5×)")
+    .option('--rev <rev>', 'revision', 'HEAD')
+    .option('--runs <n>', 'timed runs (medians are reported)', '5')
+    .option('--json', 'print JSON')
+    .action(async (repoDir: string | undefined, file: string | undefined, opts: { rev: string; runs: string; json?: boolean }) => {
+      const { benchmarkBlame } = await import('../../benchmarks/perf/blame.ts');
+      const runs = positiveInt('--runs', opts.runs);
+      if (repoDir && !file) throw new Error('bench blame: give both <repoDir> and <file>, or neither (generated repository).');
+      const log = opts.json ? () => undefined : console.log;
+      let target = repoDir && file ? { dir: repoDir, file } : undefined;
+      if (!target) {
+        const { cachedHistoryRepo, LONG_FILE } = await import('../../test/integration/history/history-generator.ts');
+        target = { dir: cachedHistoryRepo().dir, file: LONG_FILE };
+      }
+      const r = await benchmarkBlame(target.dir, target.file, opts.rev, runs, log);
+      if (opts.json) print(true, r, () => '');
+    });
+
+  bench
+    .command('engine-overhead')
+    .description("the agent loop's own time per cycle against the cycle's model and tool calls, on a replayed run (target < 1%)")
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { benchEngineOverhead } = await import('../../benchmarks/perf/engine-overhead.ts');
+      const r = await benchEngineOverhead(opts.json ? () => undefined : console.log);
+      if (opts.json) print(true, r, () => '');
+    });
+}
