@@ -4,11 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
+import type { ModelEndpointChoice } from '../src/state/settings.ts';
 
 export interface RuntimeConfig {
   runner?: { url: string; token: string };
   /** OpenAI-compatible endpoints offered in Settings (e.g. the local cassette server for the keyless demo). */
-  modelEndpoints?: { name: string; baseURL: string; model: string }[];
+  modelEndpoints?: ModelEndpointChoice[];
 }
 
 const TYPES: Record<string, string> = {

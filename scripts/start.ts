@@ -6,6 +6,7 @@ import { startRunner } from '../runner/src/index.ts';
 import { startCassetteServer, type CassetteServer } from '../worker/llm/cassette-server.ts';
 import { parseCassette } from '../worker/contracts/cassette.ts';
 import { startAppServer } from './serve-app.ts';
+import type { DemoRecording } from '../src/state/settings.ts';
 
 const env = process.env;
 const appPort = Number(env.REPAIRLAB_APP_PORT ?? 5173);
@@ -16,11 +17,20 @@ const runner = await startRunner({ port: runnerPort, allowedOrigins: [appOrigin]
 
 // One local OpenAI-compatible endpoint per recorded demo run (public/cassettes/*.cassette.json).
 const cassetteDir = 'public/cassettes';
-const demoModels: { name: string; baseURL: string; model: string; server: CassetteServer }[] = [];
+const demoModels: { name: string; baseURL: string; model: string; demo?: DemoRecording; server: CassetteServer }[] = [];
+// what each recording replays: its bug, preset and overrides (public/cassettes/index.json)
+const recordings = new Map<string, DemoRecording>();
+try {
+  const index = JSON.parse(await readFile(join(cassetteDir, 'index.json'), 'utf8')) as { cassettes: ({ file: string } & DemoRecording)[] };
+  for (const c of index.cassettes) recordings.set(c.file, { bugId: c.bugId, preset: c.preset, overrides: c.overrides ?? {} });
+} catch {
+  // without the index the recordings are still served; the user picks preset and overrides by hand
+}
 for (const f of (await readdir(cassetteDir).catch(() => [])).filter((f) => f.endsWith('.cassette.json')).sort()) {
   const cassette = parseCassette(JSON.parse(await readFile(join(cassetteDir, f), 'utf8')), f);
   const server = await startCassetteServer({ cassette, port: 0, allowedOrigins: [appOrigin] });
-  demoModels.push({ name: `Demo recording: ${f.replace(/\.cassette\.json$/, '')} (no key)`, baseURL: server.baseURL, model: cassette.model, server });
+  const demo = recordings.get(f);
+  demoModels.push({ name: `Demo recording: ${f.replace(/\.cassette\.json$/, '')} (no key)`, baseURL: server.baseURL, model: cassette.model, ...(demo ? { demo } : {}), server });
 }
 
 const app = await startAppServer({
@@ -28,7 +38,7 @@ const app = await startAppServer({
   port: appPort,
   runtimeConfig: {
     runner: { url: runner.url, token: runner.token },
-    modelEndpoints: demoModels.map(({ name, baseURL, model }) => ({ name, baseURL, model })),
+    modelEndpoints: demoModels.map(({ name, baseURL, model, demo }) => ({ name, baseURL, model, ...(demo ? { demo } : {}) })),
   },
 });
 

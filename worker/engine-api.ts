@@ -45,7 +45,9 @@ export type ModelSettings =
 export interface RunRequest {
   bugId: string;
   preset: string;
-  /** preset overrides (StrategySpec fields), e.g. ablations */
+  /** named variants of the preset (ablations, paper-vs-code options), applied in order */
+  variants?: string[];
+  /** StrategySpec fields merged over the preset and its variants */
   overrides?: Record<string, unknown>;
   model: ModelSettings;
   runner: RunnerSettings;
@@ -66,11 +68,13 @@ export interface RepoInfo {
 
 /** Streamed while a run goes: the UI renders steps as they arrive. */
 export type RunEvent =
-  | { type: 'run-started'; runId: string; bugId: string; preset: string }
+  /** one per trajectory; `trajectory` counts from 0 of `trajectories` independent ones */
+  | { type: 'run-started'; runId: string; bugId: string; preset: string; trajectory: number; trajectories: number }
   | { type: 'model-delta'; runId: string; step: number; text: string }
   | { type: 'step'; runId: string; step: unknown }
   | { type: 'human-turn'; runId: string; step: number; messages: { role: string; content: string }[] }
-  | { type: 'run-finished'; runId: string; outcome: unknown }
+  /** `last`: no further trajectory of this request follows */
+  | { type: 'run-finished'; runId: string; outcome: unknown; last: boolean }
   | { type: 'run-failed'; runId: string; error: string };
 
 export type { ValidationResult };

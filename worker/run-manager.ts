@@ -61,23 +61,38 @@ export class RunManager {
     return listPresets().map((p) => ({ ...p, title: p.name }));
   }
 
-  /** Runs to the end and resolves with the trajectory; events stream through `onEvent` meanwhile. */
-  async start(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
-    const strategy = resolveStrategy(request.preset, { overrides: request.overrides });
-    const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
+  /**
+   * Runs the strategy's independent trajectories (Passerine samples several; most strategies one) one after the
+   * other, each on a fresh workspace at the buggy commit and with a fresh model provider, and resolves with them
+   * all; events stream through `onEvent` meanwhile. Stopping a trajectory also cancels the ones not started yet.
+   */
+  async start(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory[]> {
+    const strategy = resolveStrategy(request.preset, { variants: request.variants, overrides: request.overrides });
     if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
       this.javaReady ??= this.initJava();
       await this.javaReady;
     }
-    const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+    const count = strategy.sampling.trajectories;
+    const trajectories: Trajectory[] = [];
+    for (let index = 0; index < count; index++) {
+      const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+      trajectories.push(await this.runOne(request, strategy, { index, count }, run, onEvent));
+      if (run.abort.signal.aborted || run.control.stopRequested) break;
+    }
+    return trajectories;
+  }
+
+  private async runOne(request: RunRequest, strategy: StrategySpec, trajectory: { index: number; count: number }, run: ActiveRun, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+    const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
     let runId = '';
     const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run);
     const validator = runnerValidator(new RunnerClient(request.runner), bug.layout);
     const records = this.engine.platform.records;
     try {
-      const trajectory = await runAgent({
+      return await runAgent({
         strategy,
         preset: request.preset,
+        variants: request.variants,
         overrides: request.overrides,
         bug: toPublicBug(bug),
         workspace,
@@ -86,20 +101,20 @@ export class RunManager {
         tools: toolsForStrategy(strategy),
         control: run.control,
         signal: run.abort.signal,
+        trajectoryIndex: trajectory.index,
         groundTruthPatch: bug.groundTruth.patch,
         record: (t) => records.put(TRAJECTORIES, t.runId, t),
         onEvent: (e) => {
           if (!runId) {
             runId = e.runId;
             this.active.set(runId, run);
-            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset });
+            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count });
           }
           if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
           else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
-          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome });
+          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
         },
       });
-      return trajectory;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       onEvent({ type: 'run-failed', runId, error: message });

@@ -6,6 +6,7 @@ import { panelStyles } from './shared-styles.ts';
 import './bug-browser.ts';
 import './bug-detail.ts';
 import './run-view.ts';
+import type { PresetChoice, RunChoices } from './run-view.ts';
 import './settings-panel.ts';
 import './runs-view.ts';
 import './repos-view.ts';
@@ -33,7 +34,7 @@ export class RlApp extends LitElement {
   declare error: string | undefined;
   declare settings: Settings | undefined;
   declare endpoints: ModelEndpointChoice[];
-  declare presets: { id: string; title: string }[];
+  declare presets: PresetChoice[];
 
   constructor() {
     super();
@@ -88,9 +89,9 @@ export class RlApp extends LitElement {
     this.bugs = await getEngine().listBugs();
   };
 
-  private makeRequest = (bugId: string, preset: string) => {
+  private makeRequest = (bugId: string, preset: string, choices: RunChoices) => {
     const s = this.settings!;
-    return { bugId, preset, model: modelSettingsFor(s), runner: s.runner };
+    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner };
   };
 
   private renderMain() {
@@ -106,7 +107,8 @@ export class RlApp extends LitElement {
         ${this.error ? html`<div class="error" data-testid="app-error">${this.error}</div>` : ''}
         ${this.progress ? html`<div class="panel muted" data-testid="import-progress">Importing repository: ${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</div>` : ''}
         ${this.view ? html`<rl-bug-detail .view=${this.view}></rl-bug-detail>
-          <rl-run-view .bugId=${this.selected} .presets=${this.presets} .makeRequest=${this.makeRequest}></rl-run-view>` : ''}
+          <rl-run-view .bugId=${this.selected} .presets=${this.presets} .makeRequest=${this.makeRequest}
+            .demo=${this.settings?.modelKind === 'endpoint' ? this.settings.model.demo : undefined}></rl-run-view>` : ''}
         ${!this.selected && !this.error ? html`<div class="panel muted">Pick a bug to see its report, failing test and buggy code, then run an agent on it.</div>` : ''}
       </div>
     </main>`;

@@ -1,5 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import type { RunEvent, RunRequest } from '../../worker/engine-api.ts';
+import type { DemoRecording } from '../state/settings.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
 import type { Outcome, TrajStep } from '../../worker/contracts/trajectory.ts';
@@ -14,12 +15,35 @@ const OUTCOME_TEXT: Record<Outcome['status'], string> = {
   unknown: 'not validated (imported trajectory)',
 };
 
+export interface PresetChoice {
+  id: string;
+  title: string;
+  variants?: { id: string; description?: string }[];
+}
+
+/** What the user chose besides the preset: named variants (ablations, paper-vs-code options) and raw overrides. */
+export interface RunChoices {
+  variants: string[];
+  overrides?: Record<string, unknown>;
+}
+
+/** One finished trajectory of the request (Passerine runs several). */
+interface TrajectoryResult {
+  runId: string;
+  outcome: Outcome;
+}
+
 /** Runs an agent on the selected bug and streams its steps; ends with the final diff and the test verdict. */
 export class RlRunView extends LitElement {
   static override properties = {
     bugId: {},
     presets: { attribute: false },
     makeRequest: { attribute: false },
+    demo: { attribute: false },
+    variants: { state: true },
+    overridesText: { state: true },
+    finished: { state: true },
+    trajectory: { state: true },
     preset: { state: true },
     steps: { state: true },
     running: { state: true },
@@ -31,8 +55,16 @@ export class RlRunView extends LitElement {
     paused: { state: true },
   };
   declare bugId: string | undefined;
-  declare presets: { id: string; title: string }[];
-  declare makeRequest: ((bugId: string, preset: string) => RunRequest) | undefined;
+  declare presets: PresetChoice[];
+  declare makeRequest: ((bugId: string, preset: string, choices: RunChoices) => RunRequest) | undefined;
+  /** the demo recording the model settings point at, if any: it fixes preset and overrides for its bug */
+  declare demo: DemoRecording | undefined;
+  declare variants: string[];
+  declare overridesText: string;
+  /** finished trajectories of the current request */
+  declare finished: TrajectoryResult[];
+  /** which trajectory is running: index and count */
+  declare trajectory: { index: number; count: number } | undefined;
   declare preset: string;
   declare steps: TrajStep[];
   declare running: boolean;
@@ -47,6 +79,9 @@ export class RlRunView extends LitElement {
     super();
     this.presets = [];
     this.preset = '';
+    this.variants = [];
+    this.overridesText = '';
+    this.finished = [];
     this.steps = [];
     this.running = false;
     this.streaming = '';
@@ -59,6 +94,10 @@ export class RlRunView extends LitElement {
       .controls { display: flex; gap: 0.5rem; align-items: center; margin-bottom: 0.6rem; }
       .controls select { width: auto; }
       .outcome { margin-top: 0.8rem; }
+      .choices { display: grid; gap: 0.4rem; margin-bottom: 0.6rem; }
+      .choices label { display: inline-flex; gap: 0.3rem; align-items: center; margin-right: 0.8rem; }
+      .choices textarea { min-height: 3rem; }
+      .trajectory { border-top: 1px dashed var(--line); margin-top: 0.6rem; padding-top: 0.4rem; }
       textarea { min-height: 8rem; font-family: ui-monospace, monospace; font-size: 0.8rem; }
     `,
   ];
@@ -67,6 +106,8 @@ export class RlRunView extends LitElement {
     switch (e.type) {
       case 'run-started':
         this.runId = e.runId;
+        this.trajectory = { index: e.trajectory, count: e.trajectories };
+        if (e.trajectory > 0) this.steps = [];
         break;
       case 'model-delta':
         this.streaming += e.text;
@@ -80,8 +121,11 @@ export class RlRunView extends LitElement {
         break;
       case 'run-finished':
         this.outcome = e.outcome as Outcome;
-        this.running = false;
-        this.paused = false;
+        this.finished = [...this.finished, { runId: e.runId, outcome: e.outcome as Outcome }];
+        if (e.last) {
+          this.running = false;
+          this.paused = false;
+        }
         break;
       case 'run-failed':
         this.error = e.error;
@@ -90,16 +134,53 @@ export class RlRunView extends LitElement {
     }
   };
 
+  /** the demo recording applies only to the bug it was recorded on */
+  private get activeDemo(): DemoRecording | undefined {
+    return this.demo && this.demo.bugId === this.bugId ? this.demo : undefined;
+  }
+
+  private get chosenPreset(): string {
+    return this.preset || this.activeDemo?.preset || this.presets[0]?.id || 'oneshot';
+  }
+
+  private get effectiveOverridesText(): string {
+    if (this.overridesText) return this.overridesText;
+    const demo = this.activeDemo;
+    return demo && Object.keys(demo.overrides).length ? JSON.stringify(demo.overrides) : '';
+  }
+
+  /** The overrides field as an object, or a message naming what is wrong with it. */
+  private parseOverrides(): { overrides?: Record<string, unknown>; error?: string } {
+    const text = this.effectiveOverridesText.trim();
+    if (!text) return {};
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) return { overrides: v as Record<string, unknown> };
+    } catch (e) {
+      return { error: `Overrides: not valid JSON (${(e as Error).message}). Write a JSON object of StrategySpec fields, e.g. {"budgets": {"maxSteps": 10}}.` };
+    }
+    return { error: 'Overrides: write a JSON object of StrategySpec fields, e.g. {"budgets": {"maxSteps": 10}}.' };
+  }
+
+  private toggleVariant(id: string, on: boolean) {
+    this.variants = on ? [...this.variants, id] : this.variants.filter((v) => v !== id);
+  }
+
   private async start() {
     if (!this.bugId || !this.makeRequest) return;
-    const preset = this.preset || this.presets[0]?.id || 'oneshot';
+    const preset = this.chosenPreset;
+    const { overrides, error } = this.parseOverrides();
+    this.error = error;
+    if (error) return;
+    const variants = this.variants.filter((v) => this.presets.find((p) => p.id === preset)?.variants?.some((x) => x.id === v));
     this.steps = [];
+    this.finished = [];
+    this.trajectory = undefined;
     this.outcome = undefined;
-    this.error = undefined;
     this.humanPrompt = undefined;
     this.running = true;
     try {
-      await getEngine().startRun(this.makeRequest(this.bugId, preset), Comlink.proxy(this.onEvent));
+      await getEngine().startRun(this.makeRequest(this.bugId, preset, { variants, ...(overrides ? { overrides } : {}) }), Comlink.proxy(this.onEvent));
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
       this.running = false;
@@ -127,13 +208,29 @@ export class RlRunView extends LitElement {
     await getEngine().submitHumanReply(this.runId, text);
   }
 
+  private renderChoices() {
+    const preset = this.presets.find((p) => p.id === this.chosenPreset);
+    const demo = this.activeDemo;
+    return html`<div class="choices">
+      ${demo ? html`<div class="muted" data-testid="demo-note">The model is a demo recording of <b>${demo.preset}</b> on this bug: it replays with that preset and these overrides.</div>` : ''}
+      ${preset?.variants?.length
+        ? html`<div data-testid="variants"><span class="muted">Variants:</span>
+            ${preset.variants.map((v) => html`<label title=${v.description ?? ''}><input type="checkbox" name="variant" value=${v.id}
+              .checked=${this.variants.includes(v.id)} @change=${(e: Event) => this.toggleVariant(v.id, (e.target as HTMLInputElement).checked)} />${v.id}</label>`)}</div>`
+        : ''}
+      <label>Overrides (JSON, merged over the preset)
+        <textarea name="overrides" placeholder='{"budgets": {"maxSteps": 10}}' .value=${this.effectiveOverridesText}
+          @change=${(e: Event) => (this.overridesText = (e.target as HTMLTextAreaElement).value)}></textarea></label>
+    </div>`;
+  }
+
   override render() {
     const o = this.outcome;
     return html`<div class="panel">
       <h2>Run an agent ${this.bugId ? html`on <code>${this.bugId}</code>` : ''}</h2>
       <div class="controls">
         <select name="preset" aria-label="agent preset" @change=${(e: Event) => (this.preset = (e.target as HTMLSelectElement).value)}>
-          ${this.presets.map((p) => html`<option value=${p.id} ?selected=${p.id === this.preset}>${p.title}</option>`)}
+          ${this.presets.map((p) => html`<option value=${p.id} ?selected=${p.id === this.chosenPreset}>${p.title}</option>`)}
         </select>
         <button class="primary" name="run" ?disabled=${!this.bugId || this.running} @click=${this.start}>Run agent</button>
         <button name="pause" ?disabled=${!this.running || this.paused} @click=${() => this.control('pause')}>Pause</button>
@@ -142,6 +239,11 @@ export class RlRunView extends LitElement {
         <button name="stop" ?disabled=${!this.running} @click=${this.stop}>Stop</button>
         ${this.running ? html`<span class="muted" data-testid="running">running…</span>` : ''}
       </div>
+      ${this.renderChoices()}
+      ${this.trajectory && this.trajectory.count > 1
+        ? html`<div class="muted" data-testid="trajectory-progress">Trajectory ${this.trajectory.index + 1} of ${this.trajectory.count} ·
+            ${this.finished.filter((f) => f.outcome.status === 'plausible').length} of ${this.finished.length} finished ones plausible</div>`
+        : ''}
       ${this.steps.map((s) => html`<rl-step-card .step=${s}></rl-step-card>`)}
       ${this.streaming ? html`<pre class="muted" data-testid="streaming">${this.streaming}</pre>` : ''}
       ${this.humanPrompt

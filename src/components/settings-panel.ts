@@ -1,6 +1,12 @@
 import { LitElement, html } from 'lit';
-import { PROVIDER_PRESETS, loadApiKey, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { PROVIDER_PRESETS, endpointModel, loadApiKey, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
 import { panelStyles } from './shared-styles.ts';
+
+/** Editing the endpoint by hand leaves any demo recording behind. */
+const withoutDemo = (m: Settings['model']): Settings['model'] => {
+  const { demo: _demo, ...rest } = m;
+  return rest;
+};
 
 /** Runner and model endpoint settings. The API key is stored in this browser only. */
 export class RlSettingsPanel extends LitElement {
@@ -27,7 +33,7 @@ export class RlSettingsPanel extends LitElement {
   private choose(e: Event) {
     const all = [...this.endpoints, ...PROVIDER_PRESETS];
     const p = all.find((x) => x.name === (e.target as HTMLSelectElement).value);
-    if (p) this.update_((s) => ({ ...s, model: { ...s.model, baseURL: p.baseURL, model: p.model } }));
+    if (p) this.update_((s) => ({ ...s, model: { ...withoutDemo(s.model), ...endpointModel(p) } }));
   }
 
   override render() {
@@ -48,8 +54,8 @@ export class RlSettingsPanel extends LitElement {
           ${[...this.endpoints, ...PROVIDER_PRESETS].map((p) => html`<option value=${p.name}>${p.name}</option>`)}
         </select>
       </label>
-      <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, baseURL: val(e) } }))} /></label>
-      <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, model: val(e) } }))} /></label>
+      <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), baseURL: val(e) } }))} /></label>
+      <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), model: val(e) } }))} /></label>
       <label>API key (kept in this browser only; sent only to the base URL above)
         <input type="password" name="api-key" autocomplete="off" .value=${loadApiKey()} @change=${(e: Event) => { saveApiKey(val(e)); this.saved = true; }} /></label>
       <label>Temperature <input type="number" step="0.1" name="temperature" .value=${String(s.model.temperature ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, temperature: num(e) } }))} /></label>

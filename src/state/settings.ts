@@ -3,15 +3,24 @@
 // call the configured model endpoint.
 import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
 
+/** A recorded demo run replays only on the bug, preset and overrides it was recorded with. */
+export interface DemoRecording {
+  bugId: string;
+  preset: string;
+  overrides: Record<string, unknown>;
+}
+
 export interface ModelEndpointChoice {
   name: string;
   baseURL: string;
   model: string;
+  /** set for the demo recordings `npm start` serves */
+  demo?: DemoRecording;
 }
 
 export interface Settings {
   runner: RunnerSettings;
-  model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number };
+  model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number; demo?: DemoRecording };
   /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies */
   modelKind: 'endpoint' | 'human';
 }
@@ -47,7 +56,7 @@ export function loadSettings(runtime: RuntimeConfig): Settings {
   const fallback: Settings = {
     runner: runtime.runner ?? { url: 'http://127.0.0.1:8765', token: '' },
     model: runtime.modelEndpoints?.[0]
-      ? { baseURL: runtime.modelEndpoints[0].baseURL, model: runtime.modelEndpoints[0].model }
+      ? endpointModel(runtime.modelEndpoints[0])
       : { baseURL: PROVIDER_PRESETS[0]!.baseURL, model: PROVIDER_PRESETS[0]!.model },
     modelKind: 'endpoint',
   };
@@ -60,6 +69,11 @@ export function loadSettings(runtime: RuntimeConfig): Settings {
   } catch {
     return fallback;
   }
+}
+
+/** The model settings an endpoint choice stands for (a demo recording carries what it replays). */
+export function endpointModel(p: ModelEndpointChoice): Settings['model'] {
+  return { baseURL: p.baseURL, model: p.model, ...(p.demo ? { demo: p.demo } : {}) };
 }
 
 export function saveSettings(s: Settings): void {
@@ -78,5 +92,6 @@ export function saveApiKey(key: string): void {
 export function modelSettingsFor(s: Settings): ModelSettings {
   if (s.modelKind === 'human') return { kind: 'human' };
   const apiKey = loadApiKey();
-  return { kind: 'openai', ...s.model, ...(apiKey ? { apiKey } : {}) };
+  const { demo: _demo, ...model } = s.model;
+  return { kind: 'openai', ...model, ...(apiKey ? { apiKey } : {}) };
 }

@@ -37,6 +37,7 @@ export interface RunAgentOptions {
   strategy: StrategySpec;
   /** preset name and the overrides that produced `strategy` (for the record) */
   preset?: string;
+  variants?: string[];
   overrides?: Record<string, unknown>;
   bug: PublicBug;
   workspace: Workspace;
@@ -120,6 +121,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
         versions: { repairlab: REPAIRLAB_VERSION, trajectorySchema: TRAJECTORY_SCHEMA_VERSION, strategySchema: STRATEGY_SCHEMA_VERSION, runtime: runtimeName() },
         config: {
           preset: opts.preset ?? spec.id,
+          variants: opts.variants ?? [],
           overrides: opts.overrides ?? {},
           strategy: spec as unknown as Record<string, unknown>,
           model: publicModelConfig(opts.llm, opts.modelConfig),

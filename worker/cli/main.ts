@@ -53,36 +53,52 @@ program
 
 program
   .command('run <bug>')
-  .description('run an agent preset on a bug, headless, and write its trajectory')
+  .description('run an agent preset on a bug, headless, and write its trajectory (or trajectories)')
   .requiredOption('--preset <preset>', 'oneshot | repairagent | hafixagent | passerine (see `repairlab presets`)')
   .requiredOption('--llm <spec>', 'replay:<cassette.json> | scripted:<replies.json> | openai:<model>')
+  .option('--variant <id...>', 'named variants of the preset, e.g. no-search-tools (see `repairlab presets`)')
   .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
   .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
-  .option('--overrides <json>', 'StrategySpec overrides as JSON')
-  .option('--out <file>', 'write the trajectory here (default: the records store)')
+  .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"sampling":{"trajectories":5}}\'')
+  .option('--out <file>', 'write the trajectory here (several trajectories: a JSON array)')
   .option('--runner <url>', 'runner URL (default: start one in this process)')
   .option('--token <token>', 'runner token')
-  .option('--json', 'print the trajectory as JSON')
-  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; json?: boolean }) => {
+  .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
+  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; variant?: string[]; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; json?: boolean }) => {
     const engine = createNodeEngine();
     const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
     const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides) : undefined;
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const { plausibleAtK } = await import('../agent/trajectories.ts');
     const runs = new RunManager(engine, initJavaForNode);
-    const trajectory = await withRunner(opts, (runner) =>
-      runs.start({ bugId, preset: opts.preset, overrides, model, runner }, (e) => {
+    const trajectories = await withRunner(opts, (runner) =>
+      runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner }, (e) => {
         if (opts.json) return;
+        if (e.type === 'run-started' && e.trajectories > 1) console.error(`trajectory ${e.trajectory + 1} of ${e.trajectories}`);
         if (e.type === 'step') {
           const step = e.step as { index: number; status: string; tool?: { name: string } };
           console.error(`step ${step.index + 1}: ${step.status}${step.tool ? ` (${step.tool.name})` : ''}`);
         }
       }),
     );
-    if (opts.out) await writeFile(opts.out, JSON.stringify(trajectory, null, 2));
-    const o = trajectory.outcome;
-    print(!!opts.json, trajectory, () => `${bugId} with ${opts.preset}: ${o?.status ?? 'unfinished'} — ${o?.reason ?? ''}\n${o?.finalPatch ?? ''}\ntrajectory: ${opts.out ?? `records/trajectories/${trajectory.runId}.json`}`);
-    if (o?.status === 'error') process.exitCode = 1;
+    const describe = (t: (typeof trajectories)[number]) =>
+      `${bugId} with ${opts.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\ntrajectory: ${opts.out ?? `records/trajectories/${t.runId}.json`}`;
+    if (trajectories.length === 1) {
+      const t = trajectories[0]!;
+      if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
+      print(!!opts.json, t, () => describe(t));
+    } else {
+      const n = trajectories.length;
+      const c = trajectories.filter((t) => t.outcome?.status === 'plausible').length;
+      const ks = [1, 5, 10, 20].filter((k) => k <= n);
+      const summary = { trajectories: n, plausible: c, plausibleAtK: Object.fromEntries(ks.map((k) => [k, plausibleAtK(n, c, k)])) };
+      if (opts.out) await writeFile(opts.out, JSON.stringify(trajectories, null, 2));
+      print(!!opts.json, { trajectories, summary }, () =>
+        [...trajectories.map((t, i) => `#${i + 1} ${t.outcome?.status ?? 'unfinished'} (${t.steps.length} steps) ${t.runId}`), `plausible ${c} of ${n}; ${ks.map((k) => `plausible@${k} ${summary.plausibleAtK[k]!.toFixed(3)}`).join(', ')}`].join('\n'),
+      );
+    }
+    if (trajectories.some((t) => t.outcome?.status === 'error')) process.exitCode = 1;
   });
 
 program

@@ -110,6 +110,8 @@ export const Trajectory = z.object({
   /** everything needed to re-run: the resolved strategy (preset + overrides), the model settings (no key), tool settings */
   config: z.object({
     preset: z.string(),
+    /** the preset's named variants applied (ablations, paper-vs-code options), in order */
+    variants: z.array(z.string()).default([]),
     overrides: z.record(z.string(), z.unknown()).default({}),
     strategy: z.record(z.string(), z.unknown()),
     model: z.record(z.string(), z.unknown()),

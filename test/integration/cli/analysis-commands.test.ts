@@ -153,6 +153,26 @@ describe('repairlab run with each preset', () => {
     expect(trajectory.outcome.finalPatch).toContain('<=');
   });
 
+  it('runs several independent trajectories and reports plausible@k', async () => {
+    const args = ['run', 'textkit-1', '--preset', 'passerine', '--llm', 'replay:public/cassettes/textkit-1.passerine.fix.cassette.json', '--overrides', '{"sampling":{"trajectories":2}}', '--runner', runner.url, '--token', runner.token, '--json'];
+    const { code, stdout, stderr } = await cli(args);
+    expect(code, stderr).toBe(0);
+    const out = JSON.parse(stdout) as { trajectories: { runId: string; config: { trajectoryIndex: number } }[]; summary: { trajectories: number; plausible: number; plausibleAtK: Record<string, number> } };
+    expect(out.trajectories.map((t) => t.config.trajectoryIndex)).toEqual([0, 1]);
+    expect(new Set(out.trajectories.map((t) => t.runId)).size).toBe(2);
+    expect(out.summary).toEqual({ trajectories: 2, plausible: 2, plausibleAtK: { 1: 1 } });
+  });
+
+  it('applies named variants and records them', async () => {
+    const entry = index.cassettes.find((c) => c.preset === 'passerine')!;
+    const args = ['run', 'textkit-1', '--preset', 'passerine', '--variant', 'single-trajectory', '--llm', `replay:public/cassettes/${entry.file}`, '--runner', runner.url, '--token', runner.token, '--json'];
+    const { code, stdout, stderr } = await cli(args);
+    expect(code, stderr).toBe(0);
+    const t = JSON.parse(stdout) as { config: { variants: string[] }; outcome: { status: string } };
+    expect(t.config.variants).toEqual(['single-trajectory']);
+    expect(t.outcome.status).toBe('plausible');
+  });
+
   it('lists the presets and the ablations', async () => {
     const { code, stdout } = await cli(['presets', '--json']);
     expect(code).toBe(0);

@@ -1,0 +1,51 @@
+// Each agent preset runs in Chromium — engine in the web worker, repository in IndexedDB, the real openai SDK
+// against a real OpenAI-compatible server replaying the preset's demo recording, the real runner — to a
+// plausible patch of the demo bug.
+import { readFile } from 'node:fs/promises';
+import { test, expect } from '@playwright/test';
+import { parseCassette } from '../../worker/contracts/cassette.ts';
+import { startCassetteServer } from '../../worker/llm/cassette-server.ts';
+import { openBug, useModelEndpoint } from './helpers.ts';
+
+const BUG = 'textkit-1';
+
+interface IndexEntry {
+  file: string;
+  bugId: string;
+  preset: string;
+  overrides: Record<string, unknown>;
+}
+
+const index = async () => (JSON.parse(await readFile('public/cassettes/index.json', 'utf8')) as { cassettes: IndexEntry[] }).cassettes;
+
+for (const preset of ['repairagent', 'hafixagent', 'passerine']) {
+  test(`the ${preset} preset fixes the demo bug in the browser`, async ({ page }) => {
+    const entry = (await index()).find((c) => c.preset === preset && c.bugId === BUG && c.file.includes('.fix.'))!;
+    const cassette = parseCassette(JSON.parse(await readFile(`public/cassettes/${entry.file}`, 'utf8')), entry.file);
+    const server = await startCassetteServer({ cassette, port: 0, allowedOrigins: [process.env.E2E_APP_ORIGIN!] });
+    try {
+      await openBug(page, BUG);
+      await useModelEndpoint(page, server.baseURL, cassette.model);
+      await page.locator(`li[data-bug="${BUG}"]`).click();
+      await page.locator('select[name="preset"]').selectOption(preset);
+      if (Object.keys(entry.overrides).length) await page.locator('textarea[name="overrides"]').fill(JSON.stringify(entry.overrides));
+      await page.getByRole('button', { name: 'Run agent' }).click();
+      const outcome = page.getByTestId('outcome');
+      await expect(outcome).toBeVisible({ timeout: 120_000 });
+      await expect(outcome).toHaveAttribute('data-status', 'plausible');
+      // one step card per recorded reply: the replay neither skipped nor repeated a call
+      await expect(page.getByTestId('step')).toHaveCount(cassette.calls.length);
+      await expect(page.getByTestId('final-diff')).toContainText('<=');
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test('malformed overrides are refused with a message, and no run starts', async ({ page }) => {
+  await openBug(page, BUG);
+  await page.locator('textarea[name="overrides"]').fill('{"budgets": ');
+  await page.getByRole('button', { name: 'Run agent' }).click();
+  await expect(page.getByTestId('run-error')).toContainText(/Overrides: not valid JSON/);
+  await expect(page.getByTestId('step')).toHaveCount(0);
+});
