@@ -167,6 +167,18 @@ export class RunManager {
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /**
+   * The bug's ground-truth fix as a unified diff — only once a run of that bug has finished, so that nobody
+   * (and no agent) sees it before trying. Never reaches a prompt: it is read here, for the person at the UI.
+   */
+  async revealGroundTruth(bugId: string): Promise<string> {
+    const finished = (await this.list()).some((r) => r.bugId === bugId && ['plausible', 'implausible', 'error', 'stopped'].includes(r.status));
+    if (!finished) throw new Error(`The ground truth of ${bugId} is shown only after a run of it has finished: run an agent on it first.`);
+    const bug = await this.engine.catalog.bug(bugId);
+    if (bug.groundTruth.patch) return bug.groundTruth.patch;
+    throw new Error(`Bug ${bugId} has no ground-truth patch to show.`);
+  }
+
   get(runId: string): Promise<Trajectory | undefined> {
     return this.engine.platform.records.get<Trajectory>(TRAJECTORIES, runId);
   }

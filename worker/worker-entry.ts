@@ -30,6 +30,7 @@ const api = {
   submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
   listRuns: () => runs.list(),
   getRun: (runId: string) => runs.get(runId),
+  revealGroundTruth: (bugId: string) => runs.revealGroundTruth(bugId),
   storageEstimate: () => platform.storageEstimate(),
 };
 

@@ -6,12 +6,15 @@ import { panelStyles } from './shared-styles.ts';
 export class RlBugBrowser extends LitElement {
   static override properties = {
     bugs: { attribute: false },
+    loading: { type: Boolean },
     selected: {},
     library: { state: true },
     category: { state: true },
     blame: { state: true },
   };
   declare bugs: BugSummary[];
+  /** the catalogue has not answered yet */
+  declare loading: boolean;
   declare selected: string | undefined;
   declare library: string;
   declare category: string;
@@ -20,6 +23,7 @@ export class RlBugBrowser extends LitElement {
   constructor() {
     super();
     this.bugs = [];
+    this.loading = false;
     this.library = '';
     this.category = '';
     this.blame = '';
@@ -57,15 +61,15 @@ export class RlBugBrowser extends LitElement {
     return html`<div class="panel">
       <h2>Bugs</h2>
       <div class="filters">
-        <select aria-label="library" @change=${(e: Event) => (this.library = (e.target as HTMLSelectElement).value)}>
+        <select name="library" aria-label="library" @change=${(e: Event) => (this.library = (e.target as HTMLSelectElement).value)}>
           <option value="">all libraries</option>
           ${libraries.map((l) => html`<option value=${l}>${l}</option>`)}
         </select>
-        <select aria-label="category" @change=${(e: Event) => (this.category = (e.target as HTMLSelectElement).value)}>
+        <select name="category" aria-label="category" @change=${(e: Event) => (this.category = (e.target as HTMLSelectElement).value)}>
           <option value="">all categories</option>
           ${['SL', 'SH', 'SFMH', 'MFMH'].map((c) => html`<option value=${c}>${c}</option>`)}
         </select>
-        <select aria-label="blameable" @change=${(e: Event) => (this.blame = (e.target as HTMLSelectElement).value)}>
+        <select name="blameable" aria-label="blameable" @change=${(e: Event) => (this.blame = (e.target as HTMLSelectElement).value)}>
           <option value="">blameable or not</option>
           <option value="true">blameable</option>
           <option value="false">blameless</option>
@@ -79,7 +83,11 @@ export class RlBugBrowser extends LitElement {
           </li>`,
         )}
       </ul>
-      ${this.visible.length === 0 ? html`<p class="muted">No bug matches these filters.</p>` : ''}
+      ${this.loading
+        ? html`<p class="muted" data-testid="bugs-loading">Loading the bundled bugs…</p>`
+        : this.visible.length === 0
+          ? html`<p class="muted">No bug matches these filters.</p>`
+          : html`<p class="muted" data-testid="bug-count">${this.visible.length} of ${this.bugs.length} bugs</p>`}
     </div>`;
   }
 }

@@ -28,6 +28,10 @@ export class RlBugDetail extends LitElement {
       ${v.failingTestSources.map((t) =>
         t.excerpt ? html`<rl-code-excerpt .excerpt=${t.excerpt}></rl-code-excerpt>` : html`<div class="muted">${t.test}: ${t.error}</div>`,
       )}
+      <h3>Fault locations</h3>
+      <ul data-testid="fault-locations">
+        ${bug.faultLocalization.map((f) => html`<li><code>${f.file}</code> ${f.kind === 'insert' ? 'code missing after line' : 'lines'} ${f.lines.join(', ')}</li>`)}
+      </ul>
       <h3>Buggy code (fault localization)</h3>
       ${v.buggyCode.map((ex) => html`<rl-code-excerpt data-testid="buggy-code" .excerpt=${ex}></rl-code-excerpt>`)}
     </div>`;

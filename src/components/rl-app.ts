@@ -25,6 +25,7 @@ export class RlApp extends LitElement {
     settings: { state: true },
     endpoints: { state: true },
     presets: { state: true },
+    bugsLoaded: { state: true },
   };
   declare tab: Tab;
   declare bugs: BugSummary[];
@@ -35,6 +36,7 @@ export class RlApp extends LitElement {
   declare settings: Settings | undefined;
   declare endpoints: ModelEndpointChoice[];
   declare presets: PresetChoice[];
+  declare bugsLoaded: boolean;
 
   constructor() {
     super();
@@ -42,6 +44,7 @@ export class RlApp extends LitElement {
     this.bugs = [];
     this.endpoints = [];
     this.presets = [];
+    this.bugsLoaded = false;
   }
 
   static override styles = [
@@ -68,6 +71,8 @@ export class RlApp extends LitElement {
       [this.bugs, this.presets] = await Promise.all([engine.listBugs(), engine.listPresets()]);
     } catch (e) {
       this.error = `The engine could not list the bundled bugs: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      this.bugsLoaded = true;
     }
   }
 
@@ -102,7 +107,7 @@ export class RlApp extends LitElement {
     if (this.tab === 'repositories')
       return html`<main class="single"><rl-repos-view @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
-      <rl-bug-browser .bugs=${this.bugs} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
+      <rl-bug-browser .bugs=${this.bugs} .loading=${!this.bugsLoaded} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
       <div class="stack">
         ${this.error ? html`<div class="error" data-testid="app-error">${this.error}</div>` : ''}
         ${this.progress ? html`<div class="panel muted" data-testid="import-progress">Importing repository: ${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</div>` : ''}

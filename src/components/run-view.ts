@@ -44,6 +44,7 @@ export class RlRunView extends LitElement {
     overridesText: { state: true },
     finished: { state: true },
     trajectory: { state: true },
+    groundTruth: { state: true },
     preset: { state: true },
     steps: { state: true },
     running: { state: true },
@@ -65,6 +66,8 @@ export class RlRunView extends LitElement {
   declare finished: TrajectoryResult[];
   /** which trajectory is running: index and count */
   declare trajectory: { index: number; count: number } | undefined;
+  /** the ground-truth fix, once the user asked to see it after a run */
+  declare groundTruth: string | undefined;
   declare preset: string;
   declare steps: TrajStep[];
   declare running: boolean;
@@ -176,6 +179,7 @@ export class RlRunView extends LitElement {
     this.steps = [];
     this.finished = [];
     this.trajectory = undefined;
+    this.groundTruth = undefined;
     this.outcome = undefined;
     this.humanPrompt = undefined;
     this.running = true;
@@ -184,6 +188,15 @@ export class RlRunView extends LitElement {
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
       this.running = false;
+    }
+  }
+
+  private async revealGroundTruth() {
+    if (!this.bugId) return;
+    try {
+      this.groundTruth = await getEngine().revealGroundTruth(this.bugId);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
     }
   }
 
@@ -266,6 +279,11 @@ export class RlRunView extends LitElement {
               ${o.totals.costUsd !== null ? html` · $${o.totals.costUsd.toFixed(4)}` : ''}</div>
             <h3>Final patch</h3>
             <rl-diff-view data-testid="final-diff" .diff=${o.finalPatch}></rl-diff-view>
+            ${this.running
+              ? ''
+              : this.groundTruth === undefined
+                ? html`<button name="reveal-ground-truth" @click=${this.revealGroundTruth}>Reveal the ground-truth fix</button>`
+                : html`<h3>Ground-truth fix (the developers')</h3><rl-diff-view data-testid="ground-truth" .diff=${this.groundTruth}></rl-diff-view>`}
           </div>`
         : ''}
     </div>`;
