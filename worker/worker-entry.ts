@@ -7,7 +7,9 @@ import { createBrowserPlatform } from './platform/browser.ts';
 import { initJava } from './java/index.ts';
 import { javaWasmUrls } from './java/wasm-urls.browser.ts';
 import { RunManager } from './run-manager.ts';
-import type { ImportProgress, RunEvent, RunRequest } from './engine-api.ts';
+import type { ImportProgress, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
+import { runToolScriptOnBug } from './api/tool-script.ts';
+import type { ToolCall } from './tools/script.ts';
 
 // The app's base URL: this script is served one directory below it (assets/ in a build, worker/ in dev).
 const platform = createBrowserPlatform({ assetBaseUrl: new URL('../', self.location.href).href });
@@ -32,6 +34,8 @@ const api = {
   getRun: (runId: string) => runs.get(runId),
   revealGroundTruth: (bugId: string) => runs.revealGroundTruth(bugId),
   storageEstimate: () => platform.storageEstimate(),
+  /** a script of tool calls on a bug's workspace (default: the standard script over every toolkit) */
+  runToolScript: (bugId: string, runner: RunnerSettings, calls?: ToolCall[]) => runToolScriptOnBug(engine, () => initJava(javaWasmUrls), bugId, runner, calls),
 };
 
 export type WorkerApi = typeof api;

@@ -44,6 +44,11 @@ export async function runToolScript(ctx: ToolContext, calls: ToolCall[]): Promis
   return outcomes;
 }
 
+function packageOf(file: string, sourceDirs: string[]): string {
+  const dir = sourceDirs.map((d) => d.replace(/\/$/, '')).find((d) => file.startsWith(`${d}/`)) ?? '';
+  return file.slice(dir ? dir.length + 1 : 0, file.lastIndexOf('/')).replace(/\//g, '.');
+}
+
 /**
  * A fixed script over any bug that touches every toolkit: reads, searches, Java analysis, refusals, bash pipelines and
  * (with `withTests`) runner calls. The e2e runs it in Chromium and in Node and compares the outcomes.
@@ -72,6 +77,11 @@ export function standardToolScript(bug: PublicBug, opts: { withTests?: boolean }
     { toolkit: 'hafixagent', name: 'bash', args: { command: `grep -n "${method}" ${file} | head -5 && wc -l < ${file}` } },
     { toolkit: 'hafixagent', name: 'bash', args: { command: `sed -n '${from},${line + 2}p' ${file}; find ${bug.layout.sourceDirs[0]} -name "*.java" | sort | head -20` } },
     { toolkit: 'hafixagent', name: 'bash', args: { command: `cat does/not/exist.java || echo "missing file handled"` } },
+    // writes: both land in the overlay, and what later reads see must agree on every platform
+    { toolkit: 'hafixagent', name: 'bash', args: { command: `sed -i '${line}s/$/ \\/\\/ checked/' ${file} && sed -n '${line}p' ${file}` } },
+    // line 1 of a bundled source is its package declaration: rewrite it to itself plus a comment
+    { toolkit: 'passerine', name: 'edit', args: { file, start: 1, end: 1, replacement: `package ${packageOf(file, bug.layout.sourceDirs)}; // reviewed` } },
+    { toolkit: 'repairagent', name: 'read_range', args: { filepath: file, startline: from, endline: line + 3 } },
   ];
   if (opts.withTests) {
     calls.push({ toolkit: 'passerine', name: 'test', args: {} }, { toolkit: 'repairagent', name: 'run_tests', args: {} });

@@ -124,10 +124,13 @@ describe('tools on the textkit-1 demo bug', () => {
     const second = await runToolScript(context(), script);
     expect(second).toEqual(first);
     expect(new Set(script.map((c) => c.toolkit))).toEqual(new Set(['passerine', 'repairagent', 'hafixagent']));
-    expect(first.map((o) => o.ok)).toEqual([true, true, true, true, true, true, true, true, true, false, false, false, true, true, true, true, true]);
+    expect(first.map((o) => o.ok)).toEqual([true, true, true, true, true, true, true, true, true, false, false, false, true, true, true, true, true, true, true, true]);
     expect(first[12]!.output).toContain('54:    public static String truncate(String s, int maxLength, String ellipsis) {');
     expect(first[13]!.output).toContain(`${BUGGY_LINE}\n            return s;`);
     expect(first[14]!.output).toContain('missing file handled');
-    expect(first[15]!.validation).toEqual({ plausible: false, compiled: true, failingTests: bug.failingTests });
+    // the writes: sed -i, then an edit, both seen by the next read
+    expect(first[15]!.output).toContain(`${BUGGY_LINE} // checked`);
+    expect(first[17]!.output).toContain(`Line 58:${BUGGY_LINE} // checked`);
+    expect(first[18]!.validation).toEqual({ plausible: false, compiled: true, failingTests: bug.failingTests });
   });
 });
