@@ -15,6 +15,15 @@ import { applyUnifiedDiff } from './agent/apply-diff.ts';
 
 const EXCERPT_CONTEXT = 6;
 
+/** A store id from a file or folder name: letters, digits, '.', '_' and '-' only. */
+function repoIdFrom(name: string): string {
+  return name.replace(/[^\w.-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'repository';
+}
+
+function describeImport(r: { repoId: string; refs: unknown[]; objects: number }): string {
+  return `repository ${r.repoId}: ${r.objects ? `${r.objects} objects, ` : ''}${r.refs.length} refs`;
+}
+
 export class Engine {
   readonly catalog: BenchmarkCatalog;
   readonly repos: RepoStore;
@@ -55,18 +64,27 @@ export class Engine {
   }
 
   /**
-   * Imports files a user dropped on the page: git bundles (`<repoId>.bundle`) into the repository store and
-   * BugSpec JSON files into the bug catalogue. Each file succeeds or fails on its own; nothing stored is damaged.
+   * Imports files a user dropped on the page: git bundles (`<repoId>.bundle`), pack files (`.pack`) and zipped
+   * repositories (`.zip`) into the repository store, and BugSpec JSON files into the bug catalogue. Each file
+   * succeeds or fails on its own; a failed import leaves everything already stored as it was.
    */
   async importFiles(files: { name: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }[]> {
     const results = [];
     for (const f of files) {
       try {
-        if (/\.bundle$/i.test(f.name)) {
-          const repoId = f.name.replace(/\.bundle$/i, '');
+        const repo = /^(.+)\.(bundle|pack|zip)$/i.exec(f.name);
+        if (repo) {
+          const repoId = repoIdFrom(repo[1]!);
+          const kind = repo[2]!.toLowerCase();
           this.sessions.delete(repoId);
-          const r = await this.repos.importBundle(repoId, f.bytes, { onProgress, label: f.name });
-          results.push({ name: f.name, ok: true, message: `repository ${repoId}: ${r.objects} objects, ${r.refs.length} refs` });
+          const options = { onProgress, label: f.name };
+          const r =
+            kind === 'bundle'
+              ? await this.repos.importBundle(repoId, f.bytes, options)
+              : kind === 'pack'
+                ? await this.repos.importPack(repoId, f.bytes, options)
+                : await this.repos.importZip(repoId, f.bytes, options);
+          results.push({ name: f.name, ok: true, message: describeImport(r) });
         } else if (/\.json$/i.test(f.name)) {
           let json: unknown;
           try {
@@ -77,13 +95,38 @@ export class Engine {
           const bug = await this.catalog.addImported(json, f.name);
           results.push({ name: f.name, ok: true, message: `bug ${bug.id} (repository ${bug.repoId}${(await this.repos.has(bug.repoId)) ? '' : ' — not imported yet: drop its .bundle too'})` });
         } else {
-          throw new Error(`${f.name}: RepairLab imports git bundles (.bundle) and BugSpec files (.json); create a bundle with \`git bundle create repo.bundle --all\`.`);
+          throw new Error(
+            `${f.name}: RepairLab imports git bundles (.bundle), pack files (.pack), zipped repositories (.zip) and BugSpec files (.json); ` +
+              'create a bundle with `git bundle create repo.bundle --all`, or choose the repository folder.',
+          );
         }
       } catch (e) {
         results.push({ name: f.name, ok: false, message: e instanceof Error ? e.message : String(e) });
       }
     }
     return results;
+  }
+
+  /** Imports a repository folder the user chose (files with paths relative to it, .git/ included). */
+  async importFolder(name: string, files: { path: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+    const repoId = repoIdFrom(name);
+    try {
+      this.sessions.delete(repoId);
+      return { name, ok: true, message: describeImport(await this.repos.importGitFiles(repoId, files, { onProgress, label: `the folder ${name}` })) };
+    } catch (e) {
+      return { name, ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Clones a repository by URL with its full history, through the runner's git CORS proxy in the browser. */
+  async cloneRepository(url: string, corsProxy: string | undefined, onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+    const repoId = repoIdFrom(url.replace(/\/+$/, '').split('/').pop()!.replace(/\.git$/, '') || 'repository');
+    try {
+      this.sessions.delete(repoId);
+      return { name: url, ok: true, message: describeImport(await this.repos.cloneUrl(repoId, url, { onProgress, label: url, ...(corsProxy ? { corsProxy } : {}) })) };
+    } catch (e) {
+      return { name: url, ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
   }
 
   /** Imports the bug's repository into the store if it is not there yet (bundled bugs: from public/benchmarks/). */

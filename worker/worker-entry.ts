@@ -9,6 +9,7 @@ import { javaWasmUrls } from './java/wasm-urls.browser.ts';
 import { RunManager } from './run-manager.ts';
 import type { ImportProgress, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
 import { runToolScriptOnBug } from './api/tool-script.ts';
+import { blameFiles, timeBlame } from './api/history.ts';
 import type { ToolCall } from './tools/script.ts';
 
 // The app's base URL: this script is served one directory below it (assets/ in a build, worker/ in dev).
@@ -23,6 +24,10 @@ const api = {
   listRepos: () => engine.listRepos(),
   deleteRepo: (repoId: string) => engine.deleteRepo(repoId),
   importFiles: (files: { name: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void) => engine.importFiles(files, onProgress),
+  importFolder: (name: string, files: { path: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void) => engine.importFolder(name, files, onProgress),
+  cloneRepository: (url: string, corsProxy: string | undefined, onProgress?: (p: ImportProgress) => void) => engine.cloneRepository(url, corsProxy, onProgress),
+  blameFiles: (repoId: string, rev?: string, files?: string[]) => blameFiles(engine, repoId, rev, files),
+  timeBlame: (repoId: string, file: string, rev?: string, runs?: number) => timeBlame(engine, repoId, file, rev, runs),
   listPresets: () => runs.listPresets(),
   startRun: (request: RunRequest, onEvent: (e: RunEvent) => void) => runs.start(request, onEvent),
   stopRun: (runId: string) => runs.stop(runId),

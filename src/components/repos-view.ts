@@ -3,20 +3,41 @@ import type { ImportProgress, RepoInfo } from '../../worker/engine-api.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
 
-/** Repositories stored in this browser (IndexedDB): sizes, deletion, and import of dropped bundles and BugSpecs. */
+type ImportOutcome = { name: string; ok: boolean; message: string };
+
+/**
+ * Repositories stored in this browser (IndexedDB): sizes and deletion; import of git bundles, pack files, zipped
+ * repositories, a repository folder, BugSpecs, and clones by URL through the runner's git CORS proxy.
+ */
 export class RlReposView extends LitElement {
-  static override properties = { repos: { state: true }, results: { state: true }, progress: { state: true }, usage: { state: true }, dragging: { state: true } };
+  static override properties = {
+    repos: { state: true },
+    results: { state: true },
+    progress: { state: true },
+    usage: { state: true },
+    dragging: { state: true },
+    busy: { state: true },
+    cloneUrl: { state: true },
+    runnerUrl: {},
+  };
   declare repos: RepoInfo[];
   declare results: { name: string; ok: boolean; message: string }[];
   declare progress: ImportProgress | undefined;
   declare usage: { usage: number; quota: number } | undefined;
   declare dragging: boolean;
+  /** an import is under way (in the engine worker: the page stays responsive) */
+  declare busy: boolean;
+  declare cloneUrl: string;
+  /** the runner whose git CORS proxy clones go through */
+  declare runnerUrl: string | undefined;
 
   constructor() {
     super();
     this.repos = [];
     this.results = [];
     this.dragging = false;
+    this.busy = false;
+    this.cloneUrl = '';
   }
 
   static override styles = [
@@ -39,15 +60,48 @@ export class RlReposView extends LitElement {
     this.dispatchEvent(new CustomEvent('repos-changed', { bubbles: true, composed: true }));
   }
 
+  private onProgress = Comlink.proxy((p: ImportProgress) => (this.progress = p));
+
+  /** Runs one import, shows its outcome and refreshes the list; the worker does the work. */
+  private async runImport(work: () => Promise<ImportOutcome[]>) {
+    this.busy = true;
+    this.results = [];
+    try {
+      this.results = await work();
+    } catch (e) {
+      this.results = [{ name: 'import', ok: false, message: e instanceof Error ? e.message : String(e) }];
+    } finally {
+      this.busy = false;
+      this.progress = undefined;
+      await this.refresh();
+    }
+  }
+
   private async importFiles(list: FileList | null) {
     if (!list?.length) return;
-    const files = await Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
-    this.results = await getEngine().importFiles(
-      Comlink.transfer(files, files.map((f) => f.bytes.buffer as ArrayBuffer)),
-      Comlink.proxy((p: ImportProgress) => (this.progress = p)),
-    );
-    this.progress = undefined;
-    await this.refresh();
+    await this.runImport(async () => {
+      const files = await Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      return getEngine().importFiles(Comlink.transfer(files, files.map((f) => f.bytes.buffer as ArrayBuffer)), this.onProgress);
+    });
+  }
+
+  /** A folder chosen with the directory picker: every file with its path relative to the folder. */
+  private async importFolder(list: FileList | null) {
+    if (!list?.length) return;
+    const top = list[0]!.webkitRelativePath.split('/')[0] || 'repository';
+    await this.runImport(async () => {
+      const files = await Promise.all(
+        [...list].map(async (f) => ({ path: f.webkitRelativePath.split('/').slice(1).join('/'), bytes: new Uint8Array(await f.arrayBuffer()) })),
+      );
+      return [await getEngine().importFolder(top, Comlink.transfer(files, files.map((f) => f.bytes.buffer as ArrayBuffer)), this.onProgress)];
+    });
+  }
+
+  private async clone() {
+    const url = this.cloneUrl.trim();
+    if (!url) return;
+    const proxy = this.runnerUrl ? `${this.runnerUrl.replace(/\/+$/, '')}/cors-proxy` : undefined;
+    await this.runImport(async () => [await getEngine().cloneRepository(url, proxy, this.onProgress)]);
   }
 
   private async deleteRepository(repoId: string) {
@@ -70,10 +124,19 @@ export class RlReposView extends LitElement {
         @dragover=${(e: DragEvent) => { e.preventDefault(); this.dragging = true; }}
         @dragleave=${() => (this.dragging = false)}
         @drop=${(e: DragEvent) => { e.preventDefault(); this.dragging = false; this.importFiles(e.dataTransfer?.files ?? null); }}>
-        Drop git bundles (<code>git bundle create name.bundle --all</code>) and BugSpec <code>.json</code> files here, or
-        <input type="file" name="import" multiple accept=".bundle,.json" @change=${(e: Event) => this.importFiles((e.target as HTMLInputElement).files)} />
+        Drop git bundles (<code>git bundle create name.bundle --all</code>), pack files, zipped repositories and BugSpec
+        <code>.json</code> files here, or choose files
+        <input type="file" name="import" multiple accept=".bundle,.pack,.zip,.json" ?disabled=${this.busy} @change=${(e: Event) => this.importFiles((e.target as HTMLInputElement).files)} />
       </div>
-      ${this.progress ? html`<p class="muted">${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</p>` : ''}
+      <label>…or a repository folder (the one that contains <code>.git</code>)
+        <input type="file" name="import-folder" webkitdirectory ?disabled=${this.busy} @change=${(e: Event) => this.importFolder((e.target as HTMLInputElement).files)} /></label>
+      <label>…or clone by URL (full history, through the runner's git proxy)
+        <input type="url" name="clone-url" placeholder="https://github.com/owner/repo.git" .value=${this.cloneUrl}
+          @input=${(e: Event) => (this.cloneUrl = (e.target as HTMLInputElement).value)} /></label>
+      <button name="clone" ?disabled=${this.busy || !this.cloneUrl.trim()} @click=${this.clone}>Clone</button>
+      ${this.busy
+        ? html`<p class="muted" data-testid="import-progress">Importing… ${this.progress ? html`${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}` : ''}</p>`
+        : ''}
       <ul data-testid="import-results">
         ${this.results.map((r) => html`<li class=${r.ok ? 'ok' : 'bad'}>${r.name}: ${r.message}</li>`)}
       </ul>

@@ -105,7 +105,7 @@ export class RlApp extends LitElement {
         @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
     if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
     if (this.tab === 'repositories')
-      return html`<main class="single"><rl-repos-view @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
+      return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
       <rl-bug-browser .bugs=${this.bugs} .loading=${!this.bugsLoaded} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
       <div class="stack">
