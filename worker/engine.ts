@@ -20,6 +20,24 @@ function repoIdFrom(name: string): string {
   return name.replace(/[^\w.-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'repository';
 }
 
+/**
+ * Progress reports at most every `ms` milliseconds (a new phase and the last report always go): an import of tens of thousands of
+ * objects would otherwise send the page one message, and one re-render, per object.
+ */
+export function throttleProgress(onProgress: ((p: ImportProgress) => void) | undefined, ms = 100): ((p: ImportProgress) => void) | undefined {
+  if (!onProgress) return undefined;
+  let last = -Infinity;
+  let phase: string | undefined;
+  return (p) => {
+    const now = performance.now();
+    const milestone = p.phase !== phase || (p.total !== undefined && p.loaded >= p.total);
+    if (now - last < ms && !milestone) return;
+    last = now;
+    phase = p.phase;
+    onProgress(p);
+  };
+}
+
 function describeImport(r: { repoId: string; refs: unknown[]; objects: number }): string {
   return `repository ${r.repoId}: ${r.objects ? `${r.objects} objects, ` : ''}${r.refs.length} refs`;
 }
@@ -68,7 +86,8 @@ export class Engine {
    * repositories (`.zip`) into the repository store, and BugSpec JSON files into the bug catalogue. Each file
    * succeeds or fails on its own; a failed import leaves everything already stored as it was.
    */
-  async importFiles(files: { name: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }[]> {
+  async importFiles(files: { name: string; bytes: Uint8Array }[], reportProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }[]> {
+    const onProgress = throttleProgress(reportProgress);
     const results = [];
     for (const f of files) {
       try {
@@ -108,7 +127,8 @@ export class Engine {
   }
 
   /** Imports a repository folder the user chose (files with paths relative to it, .git/ included). */
-  async importFolder(name: string, files: { path: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+  async importFolder(name: string, files: { path: string; bytes: Uint8Array }[], reportProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+    const onProgress = throttleProgress(reportProgress);
     const repoId = repoIdFrom(name);
     try {
       this.sessions.delete(repoId);
@@ -119,7 +139,8 @@ export class Engine {
   }
 
   /** Clones a repository by URL with its full history, through the runner's git CORS proxy in the browser. */
-  async cloneRepository(url: string, corsProxy: string | undefined, onProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+  async cloneRepository(url: string, corsProxy: string | undefined, reportProgress?: (p: ImportProgress) => void): Promise<{ name: string; ok: boolean; message: string }> {
+    const onProgress = throttleProgress(reportProgress);
     const repoId = repoIdFrom(url.replace(/\/+$/, '').split('/').pop()!.replace(/\.git$/, '') || 'repository');
     try {
       this.sessions.delete(repoId);
@@ -130,7 +151,8 @@ export class Engine {
   }
 
   /** Imports the bug's repository into the store if it is not there yet (bundled bugs: from public/benchmarks/). */
-  async ensureRepository(bug: BugSpec, onProgress?: (p: ImportProgress) => void): Promise<RepoSession> {
+  async ensureRepository(bug: BugSpec, reportProgress?: (p: ImportProgress) => void): Promise<RepoSession> {
+    const onProgress = throttleProgress(reportProgress);
     const cached = this.sessions.get(bug.repoId);
     if (cached) return cached;
     if (!(await this.repos.has(bug.repoId))) {

@@ -134,6 +134,7 @@ export class RlReposView extends LitElement {
         <input type="url" name="clone-url" placeholder="https://github.com/owner/repo.git" .value=${this.cloneUrl}
           @input=${(e: Event) => (this.cloneUrl = (e.target as HTMLInputElement).value)} /></label>
       <button name="clone" ?disabled=${this.busy || !this.cloneUrl.trim()} @click=${this.clone}>Clone</button>
+      ${this.busy && this.cloneUrl.trim() ? html`<span class="muted" data-testid="clone-waits">Clone is available once the current import ends.</span>` : ''}
       ${this.busy
         ? html`<p class="muted" data-testid="import-progress">Importing… ${this.progress ? html`${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}` : ''}</p>`
         : ''}

@@ -11,12 +11,16 @@ import { fileURLToPath } from 'node:url';
 export interface GeneratorOptions {
   seed: number;
   commits: number;
+  /** extra files edited in every ordinary commit (more objects per commit, for import-scale tests); default 0 */
+  extraEdits?: number;
 }
 
 /** A file edited in about a third of all commits (the benchmark's long-history file). */
 export const LONG_FILE = 'src/core/Registry.java';
 
 export const DEFAULT_GENERATOR: GeneratorOptions = { seed: 20261122, commits: 320 };
+/** "A repository of ~2,000 commits and ~25k objects" for the browser import test */
+export const IMPORT_SCALE_GENERATOR: GeneratorOptions = { seed: 7, commits: 2000, extraEdits: 8 };
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -53,6 +57,7 @@ const STATEMENTS = [
 
 class Generator {
   private readonly rnd: () => number;
+  private readonly extraEdits: number;
   private time = 1_600_000_000;
   private counter = 0;
   private deleted: { path: string; content: string }[] = [];
@@ -63,6 +68,7 @@ class Generator {
     options: GeneratorOptions,
   ) {
     this.rnd = mulberry32(options.seed);
+    this.extraEdits = options.extraEdits ?? 0;
   }
 
   private int(n: number): number {
@@ -295,7 +301,12 @@ class Generator {
       const r = this.int(100);
       if (r < 10) this.mergeBranch();
       else if (r < 14 && this.tryRevert()) continue;
-      else this.commit(this.randomChange());
+      else {
+        const message = this.randomChange();
+        const others = this.extraEdits ? this.files().filter((f) => f.endsWith('.java') && f !== LONG_FILE && existsSync(join(this.dir, f))) : [];
+        for (let e = 0; e < this.extraEdits && others.length; e++) this.editFile(this.pick(others));
+        this.commit(message);
+      }
     }
   }
 }
