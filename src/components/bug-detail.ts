@@ -30,7 +30,7 @@ export class RlBugDetail extends LitElement {
       )}
       <h3>Fault locations</h3>
       <ul data-testid="fault-locations">
-        ${bug.faultLocalization.map((f) => html`<li><code>${f.file}</code> ${f.kind === 'insert' ? 'code missing after line' : 'lines'} ${f.lines.join(', ')}</li>`)}
+        ${bug.faultLocalization.map((f) => html`<li><code>${f.file}</code> ${f.kind === 'insert' ? 'code missing after line' : f.lines.length > 1 ? 'lines' : 'line'} ${f.lines.join(', ')}</li>`)}
       </ul>
       <h3>Buggy code (fault localization)</h3>
       ${v.buggyCode.map((ex) => html`<rl-code-excerpt data-testid="buggy-code" .excerpt=${ex}></rl-code-excerpt>`)}

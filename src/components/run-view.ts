@@ -225,7 +225,7 @@ export class RlRunView extends LitElement {
     const preset = this.presets.find((p) => p.id === this.chosenPreset);
     const demo = this.activeDemo;
     return html`<div class="choices">
-      ${demo ? html`<div class="muted" data-testid="demo-note">The model is a demo recording of <b>${demo.preset}</b> on this bug: it replays with that preset and these overrides.</div>` : ''}
+      ${demo ? html`<div class="muted" data-testid="demo-note">The model is a demo recording of <b>${demo.preset}</b> on this bug: it replays only with that preset${Object.keys(demo.overrides).length ? ' and the overrides below' : ''}.</div>` : ''}
       ${preset?.variants?.length
         ? html`<div data-testid="variants"><span class="muted">Variants:</span>
             ${preset.variants.map((v) => html`<label title=${v.description ?? ''}><input type="checkbox" name="variant" value=${v.id}
