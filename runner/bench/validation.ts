@@ -18,7 +18,7 @@ import type { TestSelection } from '../../worker/contracts/runner-api.ts';
 import type { Workspace } from '../../worker/contracts/workspace.ts';
 import { RunnerClient } from '../../worker/runner-client/client.ts';
 import { startRunner } from '../src/index.ts';
-import { GitCliWorkspace } from './git-workspace.ts';
+import { GitCliWorkspace } from '../../benchmarks/verify/git-cli-workspace.ts';
 
 export interface ValidationBench {
   bug: string;

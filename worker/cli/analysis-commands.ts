@@ -1,10 +1,10 @@
 // CLI commands over repository history and model replies: `blame`, `history`, `parse`, `import-defects4j`.
 // Each is a thin shell over the engine modules the browser worker uses too.
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Command } from 'commander';
-import { createNodeEngine } from './node-engine.ts';
-
-const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
+import { createNodeEngine, repairlabHome } from './node-engine.ts';
+import { oneOf, parseJsonFlag, print, wholeNumber } from './flags.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -15,16 +15,20 @@ async function readStdin(): Promise<string> {
 export function registerAnalysisCommands(program: Command): void {
   program
     .command('blame <repoDir> <file>')
-    .description('attribute every line of a file to the commit that last changed it, as `git blame` does (RepairLab\'s own blame)')
-    .option('--rev <rev>', 'revision to blame', 'HEAD')
-    .option('--json', 'one JSON object per line: {line, commit, path, origLine}')
+    .description("attribute every line of a file to the commit that last changed it, as `git blame` does (RepairLab's own blame)")
+    .option('--rev <rev>', 'revision to blame (commit id, branch or tag)', 'HEAD')
+    .option('--json', 'one JSON object per line of the file: {line, commit, path, origLine}')
     .action(async (repoDir: string, file: string, opts: { rev: string; json?: boolean }) => {
-      const { openOnDiskRepo } = await import('../history/commands.ts');
+      const { blameCommand, openOnDiskRepo } = await import('../history/commands.ts');
+      if (opts.json) {
+        // JSON Lines, so that `| head` or `| jq -c` work on large files
+        for await (const line of blameCommand(repoDir, file, opts.rev)) console.log(line);
+        return;
+      }
       const { blame } = await import('../history/blame.ts');
       const lines = await blame(openOnDiskRepo(repoDir), file, opts.rev);
-      for (const l of lines) {
-        console.log(opts.json ? JSON.stringify({ line: l.line, commit: l.commit, path: l.path, origLine: l.origLine }) : `${l.commit.slice(0, 12)} ${l.path}:${l.origLine} → ${l.line}`);
-      }
+      const width = String(lines.length).length;
+      for (const l of lines) console.log(`${String(l.line).padStart(width)}  ${l.commit.slice(0, 12)}  ${l.path}:${l.origLine}`);
     });
 
   program
@@ -34,38 +38,68 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--mode <mode>', "'paper' (union of blamed commits) or 'code' (one chosen line)", 'paper')
     .option('--selector <s>', "code mode: which line to blame, 'first' or 'random'", 'first')
     .option('--seed <n>', 'seed for the random selector', '0')
-    .option('--json', 'print the extraction and the prompt section as JSON')
-    .action(async (bugId: string, opts: { heuristic: string; mode: string; selector: string; seed: string; json?: boolean }) => {
-      const { HISTORY_HEURISTICS, historyContext } = await import('../history/heuristics.ts');
-      const heuristic = opts.heuristic as (typeof HISTORY_HEURISTICS)[number];
-      if (!HISTORY_HEURISTICS.includes(heuristic)) throw new Error(`--heuristic ${opts.heuristic}: use one of ${HISTORY_HEURISTICS.join(', ')}.`);
-      if (opts.mode !== 'paper' && opts.mode !== 'code') throw new Error(`--mode ${opts.mode}: use 'paper' or 'code'.`);
-      if (opts.selector !== 'first' && opts.selector !== 'random') throw new Error(`--selector ${opts.selector}: use 'first' or 'random' (llm_judge needs a model: use it from a run).`);
-      const { initJavaForNode } = await import('../java/node-wasm.ts');
-      await initJavaForNode();
-      const engine = createNodeEngine();
-      const bug = await engine.catalog.bug(bugId);
-      const session = await engine.ensureRepository(bug);
-      const context = await historyContext(session, bug, heuristic, { mode: opts.mode, selector: opts.selector, seed: Number(opts.seed) });
-      print(!!opts.json, { bug: bugId, ...context }, () => context.text || `${bugId}: nothing to blame (no history context).`);
-    });
+    .option('--max-diff-chars <n>', 'fl_diff: characters of the diff kept (released code: 3000)')
+    .option('--max-function-chars <n>', 'fn_pair: characters of each function version kept (released code: 1500)')
+    .option('--max-names <n>', 'fn_all: names listed (released code: 600)')
+    .option('--max-files <n>', 'fn_all: changed program files considered (released code: 50)')
+    .option('--json', 'print {bug, heuristic, extraction, text} (text: the prompt section)')
+    .action(
+      async (
+        bugId: string,
+        opts: { heuristic: string; mode: string; selector: string; seed: string; maxDiffChars?: string; maxFunctionChars?: string; maxNames?: string; maxFiles?: string; json?: boolean },
+      ) => {
+        const { HISTORY_HEURISTICS, historyContext } = await import('../history/heuristics.ts');
+        if (/^(none|non-history|no-history)$/i.test(opts.heuristic)) {
+          throw new Error(
+            `--heuristic ${opts.heuristic}: "no history" is not a heuristic of the history module — it is HAFixAgent's default (historyContext: non-history), ` +
+              `which adds no history section to the prompt. To see a history section use one of ${HISTORY_HEURISTICS.join(', ')}.`,
+          );
+        }
+        const heuristic = oneOf('--heuristic', opts.heuristic, HISTORY_HEURISTICS);
+        const mode = oneOf('--mode', opts.mode, ['paper', 'code'] as const);
+        if (opts.selector === 'llm_judge') throw new Error('--selector llm_judge needs a model: use it from a run (`repairlab run … --overrides`); here use first or random.');
+        const selector = oneOf('--selector', opts.selector, ['first', 'random'] as const);
+        const seed = wholeNumber('--seed', opts.seed, 0);
+        const settings = {
+          ...(opts.maxDiffChars !== undefined ? { maxDiffChars: wholeNumber('--max-diff-chars', opts.maxDiffChars) } : {}),
+          ...(opts.maxFunctionChars !== undefined ? { maxFunctionChars: wholeNumber('--max-function-chars', opts.maxFunctionChars) } : {}),
+          ...(opts.maxNames !== undefined ? { maxNames: wholeNumber('--max-names', opts.maxNames) } : {}),
+          ...(opts.maxFiles !== undefined ? { maxFiles: wholeNumber('--max-files', opts.maxFiles) } : {}),
+        };
+        const engine = createNodeEngine();
+        const bug = await engine.catalog.bug(bugId);
+        const { initJavaForNode } = await import('../java/node-wasm.ts');
+        await initJavaForNode();
+        const session = await engine.ensureRepository(bug);
+        // worker/history/commands.ts historyCommand is this call without the caps; the caps are heuristic settings
+        const context = await historyContext(session, bug, heuristic, { mode, selector, seed, settings });
+        print(!!opts.json, { bug: bugId, ...context }, () => context.text || `${bugId}: nothing to blame (no fault-localization line has a blame commit), so no history context.`);
+      },
+    );
 
   program
     .command('parse')
-    .description('read one model reply on stdin and print the command the engine would run, with every rectification')
+    .description('read one model reply on stdin and print the command the engine would run, with every rectification (exit 1 when the reply does not parse)')
     .requiredOption('--preset <preset>', 'the preset whose output format and tools apply (see `repairlab presets`)')
-    .option('--json', 'print JSON')
-    .action(async (opts: { preset: string; json?: boolean }) => {
+    .option('--variant <id...>', "the preset's named variants, e.g. code (RepairAgent's released-code name matching)")
+    .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"middleware":{"levenshteinThreshold":0.3}}\'')
+    .option('--json', 'print {preset, format, thought?, command?, rectifications, error?}')
+    .action(async (opts: { preset: string; variant?: string[]; overrides?: string; json?: boolean }) => {
       const { parseReply } = await import('../agent/parse-reply.ts');
+      const { resolveStrategy } = await import('../agent/presets/index.ts');
+      const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides, '{"middleware":{"levenshteinThreshold":0.3}}') : undefined;
+      const resolveOpts = { ...(opts.variant ? { variants: opts.variant } : {}), ...(overrides ? { overrides } : {}) };
+      resolveStrategy(opts.preset, resolveOpts); // refuse an unknown preset or variant before waiting on stdin
+      if (process.stdin.isTTY) console.error('repairlab parse: reading the model reply from stdin (end with Ctrl-D)…');
       const reply = await readStdin();
-      if (!reply.trim()) throw new Error('parse: stdin is empty — pipe the model reply in, e.g. `repairlab parse --preset hafixagent < reply.txt`.');
-      const parsed = await parseReply(opts.preset, reply);
+      if (!reply.trim()) throw new Error(`parse: stdin is empty — pipe the model reply in, e.g. \`repairlab parse --preset ${opts.preset} < reply.txt\`.`);
+      const parsed = await parseReply(opts.preset, reply, resolveOpts);
       print(!!opts.json, parsed, () =>
         [
           `format: ${parsed.format}`,
           parsed.thought ? `thought: ${parsed.thought}` : '',
           parsed.command ? `command: ${parsed.command.name} ${JSON.stringify(parsed.command.args)}` : '',
-          ...parsed.rectifications.map((r) => `rectified: ${JSON.stringify(r)}`),
+          ...parsed.rectifications.map((r) => `rectified (${r.kind}): ${r.message}`),
           parsed.error ? `error (fed back to the model): ${parsed.error}` : '',
         ]
           .filter(Boolean)
@@ -81,10 +115,11 @@ export function registerAnalysisCommands(program: Command): void {
     .requiredOption('--d4j <dir>', 'a Defects4J checkout (contains framework/projects/)')
     .requiredOption('--project <id>', 'Defects4J project id, e.g. Lang')
     .option('--bugs <list>', 'bug ids, e.g. 1-5,9 (default: every active bug)')
-    .option('--out <dir>', 'where bundles and BugSpecs go', 'defects4j-bugs')
+    .option('--out <dir>', 'where bundles, BugSpecs and index.json go', 'defects4j-bugs')
     .option('--release <n>', 'javac --release for the imported layout', '8')
+    .option('--register', "also add the imported bugs to this CLI's catalogue (REPAIRLAB_HOME), so `repairlab validate|run|history <id>` use them")
     .option('--json', 'print the import result as JSON')
-    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; json?: boolean }) => {
+    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; register?: boolean; json?: boolean }) => {
       const { importDefects4j } = await import('../benchmarks/defects4j-import.ts');
       const release = Number(opts.release);
       if (!Number.isInteger(release) || release < 8) throw new Error(`--release ${opts.release}: give a whole number ≥ 8 (JDK 17's javac accepts no lower).`);
@@ -97,9 +132,35 @@ export function registerAnalysisCommands(program: Command): void {
         ...(opts.bugs ? { bugs: opts.bugs } : {}),
         log: opts.json ? undefined : (m) => console.error(m),
       });
-      const summary = result.bugs.map((b) => ({ id: b.spec.id, failingTests: b.spec.failingTests, category: b.spec.category, blameable: b.spec.blameable, commits: b.commits, removedTests: b.removedTests, spec: join(opts.out, b.specPath), bundle: b.bundlePath }));
-      print(!!opts.json, { out: opts.out, bugs: summary }, () =>
-        [...summary.map((b) => `${b.id.padEnd(12)} ${b.category.padEnd(5)} ${b.failingTests.length} failing test(s), ${b.commits} commits`), `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)`].join('\n'),
+      if (opts.register) {
+        const engine = createNodeEngine();
+        for (const b of result.bugs) {
+          const files = [
+            { name: basename(b.bundlePath), bytes: new Uint8Array(await readFile(b.bundlePath)) },
+            { name: `${b.spec.id}.json`, bytes: new Uint8Array(await readFile(join(opts.out, b.specPath))) },
+          ];
+          for (const r of await engine.importFiles(files)) {
+            if (!r.ok) throw new Error(`--register: ${r.name} was written to ${opts.out}/ but could not be added to the catalogue: ${r.message}`);
+          }
+        }
+      }
+      const summary = result.bugs.map((b) => ({
+        id: b.spec.id,
+        failingTests: b.spec.failingTests,
+        category: b.spec.category,
+        blameable: b.spec.blameable,
+        commits: b.commits,
+        removedTests: b.removedTests,
+        unmatchedTests: b.unmatchedTests,
+        spec: join(opts.out, b.specPath),
+        bundle: b.bundlePath,
+      }));
+      print(!!opts.json, { out: opts.out, registered: !!opts.register, bugs: summary }, () =>
+        [
+          ...summary.map((b) => `${b.id.padEnd(12)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.failingTests.length} failing test(s), ${b.commits} commits`),
+          `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)`,
+          opts.register ? `registered in ${repairlabHome()}: try \`repairlab validate ${summary[0]?.id ?? '<id>'} --patch ground-truth\`` : 'add --register to use them from this CLI',
+        ].join('\n'),
       );
     });
 }

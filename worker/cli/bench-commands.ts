@@ -1,14 +1,12 @@
 // `repairlab bench …`: the speed benchmarks. Each measures RepairLab and its baseline side by side in one run and
 // prints their ratio; none asserts a time (targets are read off the printed figures, see docs/).
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { print, wholeNumber as positiveInt } from './flags.ts';
+import { createNodeEngine } from './node-engine.ts';
 
-const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
-
-function positiveInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} ${value}: give a whole number ≥ 1.`);
-  return n;
-}
+const BUNDLED_BUGS = fileURLToPath(new URL('../../public/benchmarks/bugs/', import.meta.url));
 
 export function registerBenchCommands(program: Command): void {
   const bench = program.command('bench').description('speed benchmarks (ratios measured side by side in one run)');
@@ -20,8 +18,18 @@ export function registerBenchCommands(program: Command): void {
     .option('--bug <id>', "bundled bug, or 'generated' for a generated project", 'textkit-1')
     .option('--json', 'print JSON')
     .action(async (opts: { rounds: string; bug: string; json?: boolean }) => {
+      const rounds = positiveInt('--rounds', opts.rounds);
+      if (opts.bug !== 'generated') {
+        // benchValidation falls back to a generated project for a bug it cannot use (it reads public/benchmarks/ only):
+        // refuse instead of silently measuring something else
+        const bundled = new Set((await readdir(BUNDLED_BUGS).catch(() => [])).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)));
+        const bugs = (await createNodeEngine().catalog.bugs()).filter((b) => bundled.has(b.id) && b.repository.kind === 'bundled' && b.groundTruth.fixedCommit);
+        if (!bugs.some((b) => b.id === opts.bug)) {
+          throw new Error(`--bug ${opts.bug}: not a bundled bug with a fixed commit; use one of ${bugs.map((b) => b.id).join(', ') || '(none: build them with npm run benchmarks:build)'}, or 'generated' (a generated project).`);
+        }
+      }
       const { benchValidation } = await import('../../runner/bench/validation.ts');
-      const r = await benchValidation({ rounds: positiveInt('--rounds', opts.rounds), bugId: opts.bug });
+      const r = await benchValidation({ rounds, bugId: opts.bug });
       print(!!opts.json, r, () =>
         `${r.bug}, ${r.rounds} rounds (medians): cold ${r.cold_ms.toFixed(0)} ms, warm ${r.warm_ms.toFixed(0)} ms, ratio ${r.ratio.toFixed(1)}×; ` +
         `${r.variants} variants ${r.variants_ms.toFixed(0)} ms = ${r.variants_ratio.toFixed(1)}× one warm validation`,
@@ -38,6 +46,10 @@ export function registerBenchCommands(program: Command): void {
       const { benchmarkBlame } = await import('../../benchmarks/perf/blame.ts');
       const runs = positiveInt('--runs', opts.runs);
       if (repoDir && !file) throw new Error('bench blame: give both <repoDir> and <file>, or neither (generated repository).');
+      if (repoDir) {
+        const { openOnDiskRepo } = await import('../history/commands.ts');
+        openOnDiskRepo(repoDir); // throws, naming the directory, when it is not a repository
+      }
       const log = opts.json ? () => undefined : console.log;
       let target = repoDir && file ? { dir: repoDir, file } : undefined;
       if (!target) {

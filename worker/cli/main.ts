@@ -6,6 +6,7 @@ import type { ModelSettings, PatchChoice } from '../engine-api.ts';
 import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
+import { parseJsonFlag, print } from './flags.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
 
@@ -21,8 +22,6 @@ program
   .description('RepairLab: agentic program repair sandbox (headless engine)')
   .showHelpAfterError()
   .configureOutput({ outputError: (str, write) => write(str) });
-
-const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
 
 program
   .command('bugs')
@@ -108,7 +107,11 @@ program
   .action(async (opts: { json?: boolean }) => {
     const { listPresets } = await import('../agent/presets/index.ts');
     const presets = listPresets();
-    print(!!opts.json, presets, () => presets.map((p) => `${p.id.padEnd(14)} ${p.name}`).join('\n'));
+    print(!!opts.json, presets, () =>
+      presets
+        .map((p) => [`${p.id.padEnd(14)} ${p.name} (toolkit ${p.toolkit})`, ...p.variants.map((v) => `  --variant ${v.id.padEnd(20)} ${v.description}`)].join('\n'))
+        .join('\n\n'),
+    );
   });
 
 program
@@ -151,6 +154,26 @@ program
     if (!result.ok) process.exitCode = 1;
   });
 
+program
+  .command('build-benchmarks')
+  .description('rebuild the bundled benchmark (git bundles + BugSpecs + index.json) from benchmarks/libraries/, deterministically')
+  .option('--out <dir>', 'output directory (default: public/benchmarks/, which the app and this CLI read)')
+  .option('--json', 'print the index as JSON')
+  .action(async (opts: { out?: string; json?: boolean }) => {
+    const { buildBenchmarks } = await import('../../benchmarks/build.ts');
+    let result: ReturnType<typeof buildBenchmarks>;
+    try {
+      result = buildBenchmarks(opts.out ? { outDir: opts.out } : {});
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code && /^E[A-Z]+$/.test(code)) throw new Error(`--out ${opts.out ?? 'public/benchmarks'}: cannot write the benchmark there (${(e as Error).message}); give a writable directory.`);
+      throw e;
+    }
+    print(!!opts.json, { outDir: result.outDir, index: result.index }, () =>
+      [...result.index.repositories.map((r) => `${r.bundle}: ${r.commits} commits, ${(r.bytes / 1024).toFixed(1)} KiB`), `${result.index.bugs.length} bugs → ${result.outDir}`].join('\n'),
+    );
+  });
+
 registerAnalysisCommands(program);
 registerBenchCommands(program);
 
@@ -179,16 +202,6 @@ async function readFlagFile(flag: string, path: string): Promise<string> {
   } catch (e) {
     throw new Error(`${flag}${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
-}
-
-function parseJsonFlag(flag: string, text: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // fall through to the message below
-  }
-  throw new Error(`${flag}: expected a JSON object, e.g. '{"path": "src/main/java/Foo.java"}'.`);
 }
 
 async function readPatchFile(path: string): Promise<string> {

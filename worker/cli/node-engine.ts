@@ -7,9 +7,13 @@ import type { RunnerSettings } from '../engine-api.ts';
 
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Where the CLI keeps repositories and records: REPAIRLAB_HOME, default <checkout>/.repairlab. */
+export function repairlabHome(): string {
+  return process.env.REPAIRLAB_HOME ?? `${CHECKOUT}.repairlab`;
+}
+
 export function createNodeEngine(): Engine {
-  const root = process.env.REPAIRLAB_HOME ?? `${CHECKOUT}.repairlab`;
-  return new Engine(createNodePlatform({ root }));
+  return new Engine(createNodePlatform({ root: repairlabHome() }));
 }
 
 export interface RunnerFlags {

@@ -89,6 +89,25 @@ describe('repairlab CLI', () => {
     expect(wrong.stderr).toMatch(/token/i);
   });
 
+  it('build-benchmarks rebuilds the bundled benchmark with the same commit ids (into --out, never over public/ here)', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'repairlab-build-'));
+    const { code, stdout, stderr } = await cli(['build-benchmarks', '--out', out, '--json']);
+    expect(code, stderr).toBe(0);
+    const built = JSON.parse(stdout) as { outDir: string; index: { repositories: { repoId: string; commits: number }[]; bugs: string[] } };
+    const shipped = JSON.parse(await readFile('public/benchmarks/index.json', 'utf8')) as typeof built.index;
+    expect(built.outDir).toBe(out);
+    expect(built.index.bugs).toEqual(shipped.bugs);
+    expect(built.index.repositories.map((r) => [r.repoId, r.commits])).toEqual(shipped.repositories.map((r) => [r.repoId, r.commits]));
+    for (const path of shipped.bugs) {
+      const ours = JSON.parse(await readFile(join(out, path), 'utf8')) as { buggyCommit: string; groundTruth: { fixedCommit: string } };
+      const theirs = JSON.parse(await readFile(join('public/benchmarks', path), 'utf8')) as typeof ours;
+      expect([ours.buggyCommit, ours.groundTruth.fixedCommit], path).toEqual([theirs.buggyCommit, theirs.groundTruth.fixedCommit]);
+    }
+    const bad = await cli(['build-benchmarks', '--out', '/dev/null/x']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--out /dev/null/x: cannot write the benchmark there');
+  }, 60_000);
+
   describe('run', () => {
     let model: CassetteServer;
     beforeAll(async () => {
