@@ -2,7 +2,7 @@
 //   cold_ms       a cold validation (fresh javac + JVM) of the fix, failing-first then the suite
 //   warm_ms       the same validation on the warm path (long-lived worker JVM)
 //   ratio         cold_ms / warm_ms
-//   variants_ms   30 distinct variants of the fix validated concurrently (as write_fix does)
+//   variants_ms   30 distinct variants of the fix validated as write_fix sends them: one batch request
 //   variants_ratio variants_ms / warm_ms (a serial loop would be ~30)
 // Medians over `rounds`. Every request differs in content (a round marker comment) so none is served from the cache.
 // Uses the bundled demo bug (public/benchmarks/) when present, else (or with bugId 'generated') a generated project.
@@ -30,6 +30,8 @@ export interface ValidationBench {
   variants_ms: number;
   variants_ratio: number;
   plausible_variants: number;
+  /** variants of the last round that shared a compile with others (the batch's patch schema) */
+  compiled_together: number;
   isolation: string;
 }
 
@@ -165,27 +167,42 @@ export async function benchValidation(opts: { bugId?: string; rounds?: number; w
       ws.setOverlay(overlay);
       return client.validate(ws, subject.layout, subject.tests, { path: p });
     };
+    // the variants of one write_fix as the engine sends them: one batch request
+    const runBatch = (overlays: Array<Record<string, string>>) =>
+      client.validateBatch(
+        overlays.map((overlay) => {
+          const ws = subject.workspace.fork();
+          ws.setOverlay(overlay);
+          return ws;
+        }),
+        subject.layout,
+        subject.tests,
+        { path: 'warm' },
+      );
     const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
       const t0 = performance.now();
       const v = await fn();
       return [performance.now() - t0, v];
     };
     // warm-up: start every worker JVM and let the JIT settle (not measured)
-    for (let i = 0; i < 3; i++) await Promise.all(variantsOf(subject, base, `warm-up ${i}`).map((v) => run(v, 'warm')));
+    for (let i = 0; i < 3; i++) await runBatch(variantsOf(subject, base, `warm-up ${i}`));
     await run(withMarker(subject.fix, 'cold warm-up'), 'cold');
 
     const cold: number[] = [];
     const warm: number[] = [];
     const variants: number[] = [];
     let plausibleVariants = 0;
+    let compiledTogether = 0;
     for (let r = 0; r < rounds; r++) {
       const [c, coldResult] = await timed(() => run(withMarker(subject.fix, `cold round ${r}`), 'cold'));
       const [w, warmResult] = await timed(() => run(withMarker(subject.fix, `warm round ${r}`), 'warm'));
       if (!coldResult.plausible || !warmResult.plausible || warmResult.path !== 'warm' || coldResult.path !== 'cold') {
         throw new Error(`benchmark fix did not validate as expected (cold plausible=${coldResult.plausible}, warm plausible=${warmResult.plausible}, path=${warmResult.path})`);
       }
-      const [v, results] = await timed(() => Promise.all(variantsOf(subject, base, `variants round ${r}`).map((o) => run(o, 'warm'))));
+      const [v, results] = await timed(() => runBatch(variantsOf(subject, base, `variants round ${r}`)));
       if (results.some((x) => x.cached)) throw new Error('a benchmark variant was served from the cache');
+      compiledTogether = results.filter((x) => x.compiledWith).length;
+      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(r, Math.round(v), results.map((x) => `${x.plausible ? "P" : x.compiled ? "F" : "C"}${x.compiledWith ?? 1}:${Math.round(x.timingsMs.compile)}/${Math.round(x.timingsMs.tests)}/${Math.round(x.timingsMs.total)}`).join(" "));
       plausibleVariants = results.filter((x) => x.plausible).length;
       cold.push(c);
       warm.push(w);
@@ -205,6 +222,7 @@ export async function benchValidation(opts: { bugId?: string; rounds?: number; w
       variants_ms: round2(variants_ms),
       variants_ratio: round2(variants_ms / warm_ms),
       plausible_variants: plausibleVariants,
+      compiled_together: compiledTogether,
       isolation: runner.isolation.backend,
     };
   } finally {

@@ -11,8 +11,15 @@ import type { JUnitVersion } from '../../worker/contracts/bug.ts';
 export const JAVA_DIR = process.env.REPAIRLAB_JAVA_LIBS ?? '/usr/share/java';
 const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
 
-/** Lets the warm compiler reuse javac contexts through JavacTaskPool (JShell's), an internal javac API. */
-export const JAVAC_POOL_ACCESS = ['--add-exports', 'jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED'];
+/**
+ * JDK internals the warm harness uses (flags for compiling and running it): javac's JavacTaskPool (JShell's), so the
+ * warm compiler reuses javac contexts, and the ASM inside java.base, which rebuilds batched variants' classes.
+ */
+export const JAVAC_POOL_ACCESS = [
+  '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED',
+  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED',
+  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.tree=ALL-UNNAMED',
+];
 
 const jar = (name: string) => path.join(JAVA_DIR, name);
 

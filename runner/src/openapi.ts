@@ -8,6 +8,8 @@ import {
   RunnerErrorBody,
   SnapshotManifest,
   SnapshotStatus,
+  ValidateBatchRequest,
+  ValidateBatchResponse,
   ValidateRequest,
   ValidationResult,
 } from '../../worker/contracts/runner-api.ts';
@@ -79,6 +81,20 @@ export function buildOpenApi(): Json {
           },
         },
       },
+      '/v1/validate-batch': {
+        post: {
+          summary:
+            'Validate many overlays of one snapshot alike (write_fix variants); variants differing only inside method bodies of one file share one compile',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateBatchRequest' } } } },
+          responses: {
+            '200': json('ValidateBatchResponse', 'One verdict per overlay, in request order — each equal to what /v1/validate answers for it.'),
+            '400': error('Invalid request (code `bad-request`).'),
+            '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`).'),
+            '503': error('The sandbox failed (code `sandbox`).'),
+            ...common,
+          },
+        },
+      },
       '/cors-proxy/{host}/{path}': {
         get: {
           summary: 'Git smart-HTTP CORS proxy for isomorphic-git (info/refs); hosts limited by --git-host; no token',
@@ -109,6 +125,8 @@ export function buildOpenApi(): Json {
         BlobUpload: schema(BlobUpload, 'input'),
         ValidateRequest: schema(ValidateRequest, 'input'),
         ValidationResult: schema(ValidationResult, 'output'),
+        ValidateBatchRequest: schema(ValidateBatchRequest, 'input'),
+        ValidateBatchResponse: schema(ValidateBatchResponse, 'output'),
         Error: schema(RunnerErrorBody, 'output'),
       },
     },

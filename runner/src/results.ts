@@ -20,6 +20,8 @@ export interface HarnessAnswer {
   poisonReason?: string;
   /** extra explanation when the run crashed */
   crashReason?: string;
+  /** batch: the number of variants compiled together with this one */
+  merged?: number;
 }
 
 const FAILING = new Set(['fail', 'error', 'timeout']);
@@ -56,6 +58,7 @@ export function toValidationResult(
     timingsMs: { total: totalMs, compile: answer.compileMs, tests: answer.testsMs },
   };
   if (answer.coverage) result.coverage = answer.coverage;
+  if (answer.merged) result.compiledWith = answer.merged;
   return ValidationResult.parse(result);
 }
 
@@ -73,6 +76,7 @@ export function readHarnessAnswer(msg: Record<string, unknown>, fallbackCompileM
     poisoned: msg.poisoned === true,
   };
   if (typeof msg.poisonReason === 'string') answer.poisonReason = msg.poisonReason;
+  if (typeof msg.merged === 'number' && msg.merged > 1) answer.merged = msg.merged;
   if (Array.isArray(msg.coverage)) answer.coverage = msg.coverage as HarnessAnswer['coverage'];
   if (typeof msg.error === 'string') {
     answer.stopped = 'crash';

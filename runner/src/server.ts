@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { BlobUpload, SnapshotManifest, ValidateRequest, type Health } from '../../worker/contracts/runner-api.ts';
+import { BlobUpload, SnapshotManifest, ValidateBatchRequest, ValidateRequest, type Health } from '../../worker/contracts/runner-api.ts';
 import { CORS_PROXY_PREFIX, handleCorsProxy } from './cors-proxy.ts';
 import { HttpError } from './errors.ts';
 import type { SnapshotStore } from './store.ts';
@@ -23,6 +23,7 @@ const MAX_BODY: Record<string, number> = {
   '/v1/blobs': 512 * 1024 * 1024,
   '/v1/snapshots': 64 * 1024 * 1024,
   '/v1/validate': 64 * 1024 * 1024,
+  '/v1/validate-batch': 256 * 1024 * 1024,
 };
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -136,6 +137,10 @@ export function createHandler(deps: ServerDeps) {
         case 'POST /v1/validate': {
           const body = parse(ValidateRequest, await readBody(req, MAX_BODY['/v1/validate']!), route);
           return sendJson(res, 200, await deps.validation.validate(body));
+        }
+        case 'POST /v1/validate-batch': {
+          const body = parse(ValidateBatchRequest, await readBody(req, MAX_BODY['/v1/validate-batch']!), route);
+          return sendJson(res, 200, { results: await deps.validation.validateBatch(body) });
         }
         default:
           throw new HttpError(404, 'not-found', `No route ${route}: see docs/runner-api.md for the API.`);

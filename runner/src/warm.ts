@@ -21,6 +21,27 @@ const IDLE_MS = 10 * 60_000;
 
 export class WarmStartError extends Error {}
 
+export interface WarmJob {
+  overlay: Record<string, string | null>;
+  tests: TestSelection;
+  limits: Limits;
+  coverage: boolean;
+}
+
+/** The answer for a validation whose JVM died or overran: never cached, the worker is replaced. */
+function crashAnswer(reason: string, overran: boolean, elapsedMs: number): HarnessAnswer {
+  return {
+    compiled: true,
+    diagnostics: [],
+    tests: [],
+    stopped: overran ? 'wall-clock' : 'crash',
+    compileMs: 0,
+    testsMs: elapsedMs,
+    poisoned: true,
+    crashReason: reason,
+  };
+}
+
 export class WarmWorker {
   runs = 0;
   busy = false;
@@ -126,15 +147,8 @@ export class WarmWorker {
     });
   }
 
-  /** One validation. Resolves with a crash answer (never rejects) when the JVM dies or overruns the wall clock. */
-  async validate(job: {
-    overlay: Record<string, string | null>;
-    tests: TestSelection;
-    limits: Limits;
-    coverage: boolean;
-  }): Promise<HarnessAnswer> {
-    if (this.dead) throw new Error('worker is dead');
-    this.runs++;
+  /** Writes one validation's request (its changed files beside it) into a fresh directory under req/. */
+  private async writeRequest(job: WarmJob): Promise<{ dir: string; file: string }> {
     const reqDir = path.join(this.dir, 'req', String(++this.seq));
     await mkdir(reqDir, { recursive: true });
     const entries: RequestEntries = [
@@ -155,30 +169,73 @@ export class WarmWorker {
       await writeFile(target, content);
       entries.push(['changed', `${file}\t${target}`]);
     }
-    await writeRequestFile(path.join(reqDir, 'request.txt'), entries);
-    await this.ctx.sandbox.prepareWritable(reqDir);
-    const t0 = Date.now();
-    const answer = this.next(job.limits.wallClockMs + GRACE_MS);
-    this.child.stdin!.write(`VALIDATE ${path.join(reqDir, 'request.txt')}\n`);
+    const file = path.join(reqDir, 'request.txt');
+    await writeRequestFile(file, entries);
+    return { dir: reqDir, file };
+  }
+
+  /** Sends one protocol line and waits for the answer; a dead JVM or an overrun kills the worker. */
+  private async exchange(line: string, timeoutMs: number): Promise<{ msg: Record<string, unknown> } | { failure: string; overran: boolean }> {
+    const answer = this.next(timeoutMs);
+    this.child.stdin!.write(`${line}\n`);
     try {
-      const msg = await answer;
-      return readHarnessAnswer(msg);
+      return { msg: await answer };
     } catch (e) {
       const overran = !this.dead;
       this.kill();
-      const reason = overran ? `no answer within the wall clock (${job.limits.wallClockMs} ms); the worker was killed` : (e as Error).message;
-      return {
-        compiled: true,
-        diagnostics: [],
-        tests: [],
-        stopped: overran ? 'wall-clock' : 'crash',
-        compileMs: 0,
-        testsMs: Date.now() - t0,
-        poisoned: true,
-        crashReason: reason,
-      };
+      return { failure: overran ? `no answer within the wall clock (${timeoutMs - GRACE_MS} ms); the worker was killed` : (e as Error).message, overran };
+    }
+  }
+
+  /** One validation. Resolves with a crash answer (never rejects) when the JVM dies or overruns the wall clock. */
+  async validate(job: WarmJob): Promise<HarnessAnswer> {
+    if (this.dead) throw new Error('worker is dead');
+    this.runs++;
+    const req = await this.writeRequest(job);
+    await this.ctx.sandbox.prepareWritable(req.dir);
+    const t0 = Date.now();
+    try {
+      const r = await this.exchange(`VALIDATE ${req.file}`, job.limits.wallClockMs + GRACE_MS);
+      if ('msg' in r) return readHarnessAnswer(r.msg);
+      return crashAnswer(r.failure, r.overran, Date.now() - t0);
     } finally {
-      rm(reqDir, { recursive: true, force: true }).catch(() => undefined);
+      rm(req.dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Several validations that share tests and limits (write_fix's variants) in one exchange: the harness compiles
+   * variants that differ only inside method bodies together once (VariantMerge). Answers come in job order; null
+   * for a job the worker did not get to (it was poisoned or died), which the caller validates elsewhere.
+   */
+  async validateBatch(jobs: WarmJob[]): Promise<Array<HarnessAnswer | null>> {
+    if (this.dead) throw new Error('worker is dead');
+    this.runs += jobs.length;
+    const reqs: Array<{ dir: string; file: string }> = [];
+    try {
+      for (const job of jobs) reqs.push(await this.writeRequest(job));
+      const batchDir = path.join(this.dir, 'req', `batch-${++this.seq}`);
+      await mkdir(batchDir, { recursive: true });
+      const batchFile = path.join(batchDir, 'batch.txt');
+      await writeRequestFile(batchFile, [['scratch', batchDir], ...reqs.map((r): [string, string] => ['request', r.file])]);
+      reqs.push({ dir: batchDir, file: batchFile });
+      for (const r of reqs) await this.ctx.sandbox.prepareWritable(r.dir);
+      // each validation keeps its own wall clock inside the harness; the exchange as a whole gets their sum
+      const timeoutMs = jobs.reduce((a, j) => a + j.limits.wallClockMs, 0) + GRACE_MS;
+      const r = await this.exchange(`VALIDATE_BATCH ${batchFile}`, timeoutMs);
+      if (!('msg' in r)) return jobs.map(() => null);
+      if (typeof r.msg.error === 'string' || !Array.isArray(r.msg.batch)) {
+        if (r.msg.poisoned === true) this.kill();
+        return jobs.map(() => null);
+      }
+      const answers = r.msg.batch as unknown[];
+      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(`batch of ${jobs.length}: merged ${String(r.msg.merged)}, phases ${JSON.stringify(r.msg.phasesMs)}${r.msg.note ? `, ${String(r.msg.note)}` : ''}`);
+      return jobs.map((_, i) => {
+        const a = answers[i];
+        return a && typeof a === 'object' ? readHarnessAnswer(a as Record<string, unknown>) : null;
+      });
+    } finally {
+      for (const r of reqs) rm(r.dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 

@@ -70,6 +70,12 @@ export const ValidateRequest = z.object({
 });
 export type ValidateRequest = z.input<typeof ValidateRequest>;
 
+/** Many overlays of one snapshot validated alike (write_fix's variants): answered in order, one result each. */
+export const ValidateBatchRequest = ValidateRequest.omit({ overlay: true }).extend({
+  overlays: z.array(z.record(z.string(), z.string().nullable())).min(1).max(100),
+});
+export type ValidateBatchRequest = z.input<typeof ValidateBatchRequest>;
+
 export const Diagnostic = z.object({
   file: z.string(),
   line: z.number().int(),
@@ -111,10 +117,15 @@ export const ValidationResult = z.object({
   path: z.enum(['warm', 'cold']),
   cached: z.boolean(),
   timingsMs: z.object({ total: z.number(), compile: z.number(), tests: z.number() }),
+  /** batch validations: how many variants shared this one's compile (absent when it was compiled alone) */
+  compiledWith: z.number().int().optional(),
   coverage: z
     .array(z.object({ test: TestId, passed: z.boolean(), lines: z.record(z.string(), z.array(z.number().int())) }))
     .optional(),
 });
 export type ValidationResult = z.infer<typeof ValidationResult>;
+
+export const ValidateBatchResponse = z.object({ results: z.array(ValidationResult) });
+export type ValidateBatchResponse = z.infer<typeof ValidateBatchResponse>;
 
 export const RunnerErrorBody = z.object({ error: z.string(), code: z.string(), detail: z.unknown().optional() });

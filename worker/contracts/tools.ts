@@ -28,6 +28,8 @@ export interface ToolDefinition {
 /** Validation as tools see it: the runner behind a narrow interface so tests can point it anywhere. */
 export interface Validator {
   validate(workspace: Workspace, tests: TestSelection, opts?: { coverage?: boolean }): Promise<ValidationResult>;
+  /** Several workspaces of one base tree validated alike, results in order (write_fix's variants); optional. */
+  validateMany?(workspaces: Workspace[], tests: TestSelection, opts?: { coverage?: boolean }): Promise<ValidationResult[]>;
 }
 
 export interface ToolContext {

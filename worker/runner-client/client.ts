@@ -8,6 +8,8 @@ import {
   type Limits,
   type SnapshotManifest,
   type TestSelection,
+  ValidateBatchResponse,
+  type ValidateBatchRequest,
   type ValidateRequest,
 } from '../contracts/runner-api.ts';
 import type { Validator } from '../contracts/tools.ts';
@@ -39,6 +41,8 @@ export interface ValidateOptions {
 
 /** Blob upload batches stay well under the runner's body limit. */
 const UPLOAD_BATCH_BYTES = 8 * 1024 * 1024;
+/** overlays per /v1/validate-batch request (the API's maximum) */
+const MAX_BATCH = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,6 +56,8 @@ export class RunnerClient {
   /** tree ids known to be complete on the runner (saves a round trip per validation) */
   private readonly knownSnapshots = new Set<string>();
   private readonly pendingSnapshots = new Map<string, Promise<void>>();
+  /** set once the runner answered that it has no batch endpoint */
+  private batchUnsupported = false;
 
   constructor(opts: RunnerClientOptions) {
     this.url = opts.url.replace(/\/+$/, '');
@@ -176,11 +182,65 @@ export class RunnerClient {
       throw e;
     }
   }
+  /**
+   * Validates several workspaces of one base tree alike (write_fix's variants) in one request: the runner compiles
+   * variants that differ only inside method bodies together. Results come in the workspaces' order, each equal to
+   * what validate() answers for that workspace. A runner without the batch endpoint gets one request per workspace.
+   */
+  async validateBatch(workspaces: Workspace[], layout: ProjectLayout, tests: TestSelection, opts: ValidateOptions = {}): Promise<ValidationResult[]> {
+    if (workspaces.length === 0) return [];
+    const treeId = workspaces[0]!.treeId;
+    const mixed = workspaces.find((w) => w.treeId !== treeId);
+    if (mixed) throw new RunnerError('bad-request', `validateBatch takes workspaces of one base tree: ${treeId} and ${mixed.treeId} differ; validate them separately.`);
+    const results: ValidationResult[] = [];
+    for (let from = 0; from < workspaces.length; from += MAX_BATCH) {
+      results.push(...(await this.validateChunk(workspaces.slice(from, from + MAX_BATCH), layout, tests, opts)));
+    }
+    return results;
+  }
+
+  private async validateChunk(workspaces: Workspace[], layout: ProjectLayout, tests: TestSelection, opts: ValidateOptions): Promise<ValidationResult[]> {
+    if (this.batchUnsupported) return Promise.all(workspaces.map((w) => this.validate(w, layout, tests, opts)));
+    await this.ensureSnapshot(workspaces[0]!);
+    const body: ValidateBatchRequest = {
+      treeId: workspaces[0]!.treeId,
+      overlays: workspaces.map((w) => w.overlay()),
+      layout,
+      tests,
+      path: opts.path ?? 'auto',
+      coverage: opts.coverage ?? false,
+    };
+    if (opts.limits) body.limits = opts.limits;
+    const wallClockMs = opts.limits?.wallClockMs ?? 120_000;
+    const timeoutMs = this.timeoutMs ?? wallClockMs * workspaces.length + 30_000 + 180_000;
+    const send = () => this.request('POST', '/v1/validate-batch', body, { timeoutMs, signal: opts.signal });
+    try {
+      const answer = ValidateBatchResponse.parse(await send());
+      if (answer.results.length !== workspaces.length) {
+        throw new RunnerError('server', `The runner at ${this.url} answered ${answer.results.length} results for ${workspaces.length} variants.`);
+      }
+      return answer.results;
+    } catch (e) {
+      const code = (e as RunnerError & { serverCode?: string }).serverCode;
+      if (e instanceof RunnerError && code === 'unknown-snapshot') {
+        this.knownSnapshots.delete(body.treeId);
+        await this.ensureSnapshot(workspaces[0]!);
+        return ValidateBatchResponse.parse(await send()).results;
+      }
+      // an older runner without the batch endpoint: one request per variant from now on
+      if (e instanceof RunnerError && code === 'not-found') {
+        this.batchUnsupported = true;
+        return Promise.all(workspaces.map((w) => this.validate(w, layout, tests, opts)));
+      }
+      throw e;
+    }
+  }
 }
 
 /** The runner behind the tools' Validator interface, for one project layout. */
 export function runnerValidator(client: RunnerClient, layout: ProjectLayout, defaults: Omit<ValidateOptions, 'coverage'> = {}): Validator {
   return {
     validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, { ...defaults, coverage: opts?.coverage ?? false }),
+    validateMany: (workspaces, tests, opts) => client.validateBatch(workspaces, layout, tests, { ...defaults, coverage: opts?.coverage ?? false }),
   };
 }

@@ -14,6 +14,7 @@ describe('docs/openapi.json', () => {
       '/v1/snapshots',
       '/v1/blobs',
       '/v1/validate',
+      '/v1/validate-batch',
       '/cors-proxy/{host}/{path}',
     ]);
   });

@@ -172,6 +172,36 @@ describe('write_fix', () => {
     expect(ctx.validator.calls).toHaveLength(3);
   });
 
+  it('sends the variants as one batch when the validator takes one, with the same outcomes', async () => {
+    const variantsReply = '```json\n' + JSON.stringify([
+      { changes: [{ file_name: RANGE_PATH, modifications: [{ line_number: 17, modified_line: FIXED_LINE }] }] },
+      { changes: [{ file_name: RANGE_PATH, modifications: [{ line_number: 17, modified_line: '        return x > min || x <= max;' }] }] },
+      { changes: [{ file_name: RANGE_PATH, modifications: [{ line_number: 17, modified_line: '        return x >= min && x < max;' }] }] },
+    ]) + '\n```';
+    const agentFix = { file_name: RANGE_PATH, modifications: [{ line_number: 17, modified_line: '        return x > min && x < max;' }] };
+    const run = async (batched: boolean) => {
+      const base = demoContext({ sampleVariants: true, variants: 3, writeFixMode: 'paper' });
+      const batches: number[] = [];
+      const validator = batched
+        ? Object.assign(base.validator, {
+            validateMany: async (workspaces: Parameters<typeof base.validator.validate>[0][], tests: Parameters<typeof base.validator.validate>[1]) => {
+              batches.push(workspaces.length);
+              return Promise.all(workspaces.map((w) => base.validator.validate(w, tests)));
+            },
+          })
+        : base.validator;
+      const scripted = createScriptedProvider([variantsReply]);
+      const result = await writeFix({ changes: [agentFix] }, { ...base, validator, auxiliaryLlm: scripted });
+      return { variants: result.data?.variants as { status: string; plausible: boolean }[], batches };
+    };
+    const alone = await run(false);
+    const batched = await run(true);
+    expect(batched.batches).toEqual([3]);
+    expect(alone.batches).toEqual([]);
+    expect(batched.variants).toEqual(alone.variants);
+    expect(batched.variants.map((v) => v.status)).toEqual(['tested', 'tested', 'tested']);
+  });
+
   it('a failing auxiliary model does not block the agent fix', async () => {
     const ctx = {
       ...demoContext({ sampleVariants: true }),

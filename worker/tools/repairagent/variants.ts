@@ -1,7 +1,8 @@
 // write_fix variant sampling (RepairAgent's released code: "mutants"). Before the agent's own fix is tested, a separate
 // prompt asks the auxiliary model for N variants of the fix over the same target lines; each variant is parsed,
-// deduplicated against the agent's fix and earlier variants, and validated on its own fork of the workspace, a few
-// in parallel. Results go to ToolResult.data only: the agent never sees them.
+// deduplicated against the agent's fix and earlier variants, and validated on its own fork of the workspace — all in
+// one batch request when the validator takes one (the runner then compiles variants of one method together), else a
+// few in parallel. Results go to ToolResult.data only: the agent never sees them.
 import { jsonrepair } from 'jsonrepair';
 import type { ToolContext } from '../../contracts/tools.ts';
 import { failingFirst, splitText } from '../common.ts';
@@ -96,26 +97,47 @@ export async function sampleVariants(ctx: ToolContext, fix: FileChange[], mode: 
     }
   });
 
-  const queue = outcomes.filter((o) => o.status === 'tested');
+  const tested = outcomes.filter((o) => o.status === 'tested');
+  const record = (o: VariantOutcome, result: { plausible: boolean; compiled: boolean; failingTests: string[] }) => {
+    o.plausible = result.plausible;
+    o.compiled = result.compiled;
+    o.failingTests = result.failingTests;
+  };
+  const failed = (o: VariantOutcome, err: unknown) => {
+    if (ctx.signal?.aborted) throw err;
+    o.status = 'error';
+    o.error = err instanceof Error ? err.message : String(err);
+  };
+  // every variant on its own fork of the workspace
+  const forks = new Map<VariantOutcome, ReturnType<typeof ctx.workspace.fork>>();
+  for (const o of tested) {
+    const fork = ctx.workspace.fork();
+    try {
+      await applyPatch(fork, o.changes!, mode);
+      forks.set(o, fork);
+    } catch (err) {
+      o.status = 'does-not-apply';
+      o.error = err instanceof Error ? err.message : String(err);
+    }
+  }
+  const runnable = [...forks.keys()];
+  // one batch request when the validator takes one (the runner compiles variants of one method together)
+  if (ctx.validator.validateMany && runnable.length > 1) {
+    try {
+      const results = await ctx.validator.validateMany(runnable.map((o) => forks.get(o)!), failingFirst(ctx));
+      runnable.forEach((o, i) => record(o, results[i]!));
+    } catch (err) {
+      for (const o of runnable) failed(o, err);
+    }
+    return outcomes;
+  }
+  const queue = [...runnable];
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const fork = ctx.workspace.fork();
       try {
-        await applyPatch(fork, next.changes!, mode);
+        record(next, await ctx.validator.validate(forks.get(next)!, failingFirst(ctx)));
       } catch (err) {
-        next.status = 'does-not-apply';
-        next.error = err instanceof Error ? err.message : String(err);
-        continue;
-      }
-      try {
-        const result = await ctx.validator.validate(fork, failingFirst(ctx));
-        next.plausible = result.plausible;
-        next.compiled = result.compiled;
-        next.failingTests = result.failingTests;
-      } catch (err) {
-        if (ctx.signal?.aborted) throw err;
-        next.status = 'error';
-        next.error = err instanceof Error ? err.message : String(err);
+        failed(next, err);
       }
     }
   };

@@ -100,13 +100,14 @@ public final class Harness {
     String line;
     while ((line = in.readLine()) != null) {
       if (line.equals("EXIT")) return;
-      if (!line.startsWith("VALIDATE ")) {
+      boolean batch = line.startsWith("VALIDATE_BATCH ");
+      if (!batch && !line.startsWith("VALIDATE ")) {
         send(Map.of("error", "unknown command"));
         continue;
       }
       Map<String, Object> out;
       try {
-        out = validateWarm(project, engine, Request.read(Path.of(line.substring(9))));
+        out = batch ? validateBatch(project, engine, Request.read(Path.of(line.substring(15)))) : validateWarm(project, engine, Request.read(Path.of(line.substring(9))));
       } catch (Throwable t) {
         out = new LinkedHashMap<>();
         out.put("error", t.toString());
@@ -117,15 +118,192 @@ public final class Harness {
     }
   }
 
-  private static Map<String, Object> validateWarm(WarmProject project, TestEngine engine, Request req) {
-    long t0 = System.currentTimeMillis();
+  private static Map<String, Path> changedOf(Request req) {
     Map<String, Path> changed = new LinkedHashMap<>();
     for (String v : req.all("changed")) {
       int tab = v.indexOf('\t');
       changed.put(v.substring(0, tab), Path.of(v.substring(tab + 1)));
     }
+    return changed;
+  }
+
+  private static Map<String, Object> validateWarm(WarmProject project, TestEngine engine, Request req) {
+    long t0 = System.currentTimeMillis();
+    Map<String, Path> changed = changedOf(req);
     Set<String> deleted = new LinkedHashSet<>(req.all("deleted"));
-    WarmProject.Outcome compiled = project.compilePatch(changed, deleted);
+    return testCompiled(project, engine, req, changed.keySet(), deleted, project.compilePatch(changed, deleted), t0);
+  }
+
+  /**
+   * Several validations of one snapshot that share test selection and limits (write_fix's variants). Variants that
+   * differ only inside method bodies of one file are compiled together once (VariantMerge) and each is tested on its
+   * own classes (VariantSpecializer); the rest, and any whose merged compile failed, are validated one by one.
+   * Answers come back in request order: {"batch": [answer, ...]}.
+   */
+  private static Map<String, Object> validateBatch(WarmProject project, TestEngine engine, Request batch) throws java.io.IOException {
+    List<Request> reqs = new ArrayList<>();
+    for (String f : batch.all("request")) reqs.add(Request.read(Path.of(f)));
+    Path scratch = Path.of(batch.get("scratch", System.getProperty("java.io.tmpdir")));
+    List<Map<String, Object>> answers = new ArrayList<>();
+    for (int i = 0; i < reqs.size(); i++) answers.add(null);
+    Set<Integer> merged = new TreeSet<>();
+    try {
+      mergeAndTest(project, engine, reqs, scratch, answers, merged);
+    } catch (RuntimeException | java.io.IOException | LinkageError e) {
+      // a merge that cannot be planned or rebuilt leaves the variants to the one-by-one path
+      NOTE = "merge failed: " + e;
+    }
+    // once a validation poisoned this JVM (leaked threads, an exit attempt…) it tests nothing more: the variants left
+    // are answered null and the runner validates them on a fresh worker
+    boolean poisoned = answers.stream().anyMatch(a -> a != null && Boolean.TRUE.equals(a.get("poisoned")));
+    for (int i = 0; i < reqs.size() && !poisoned; i++) {
+      if (answers.get(i) == null) {
+        captured.reset();
+        long tAlone = System.nanoTime();
+        Map<String, Object> a = validateWarm(project, engine, reqs.get(i));
+        phase("alone", tAlone);
+        answers.set(i, a);
+        poisoned = Boolean.TRUE.equals(a.get("poisoned"));
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("batch", answers);
+    out.put("merged", merged.size());
+    out.put("phasesMs", new LinkedHashMap<>(PHASES));
+    if (NOTE != null) out.put("note", NOTE);
+    NOTE = null;
+    PHASES.clear();
+    return out;
+  }
+
+  /** why a batch fell back to one-by-one validation (reported with the answer, for debugging) */
+  private static String NOTE;
+  /** where a batch's time went (reported with the answer, for the runner's benchmark) */
+  private static final Map<String, Long> PHASES = new LinkedHashMap<>();
+
+  private static void phase(String name, long sinceNanos) {
+    PHASES.merge(name, (System.nanoTime() - sinceNanos) / 1_000_000, Long::sum);
+  }
+
+  private static void mergeAndTest(WarmProject project, TestEngine engine, List<Request> reqs, Path scratch, List<Map<String, Object>> answers, Set<Integer> mergedOut)
+      throws java.io.IOException {
+    if (reqs.size() < 2) return;
+    long tRead = System.nanoTime();
+    List<Map<String, Path>> changed = new ArrayList<>();
+    for (Request r : reqs) {
+      if (!r.all("deleted").isEmpty()) return;
+      changed.add(changedOf(r));
+    }
+    // exactly one file may differ between the variants, and it must be Java source
+    Set<String> paths = new TreeSet<>();
+    for (Map<String, Path> c : changed) paths.addAll(c.keySet());
+    Map<String, Map<Integer, String>> contents = new LinkedHashMap<>();
+    String differing = null;
+    for (String p : paths) {
+      Map<Integer, String> byVariant = new LinkedHashMap<>();
+      for (int i = 0; i < changed.size(); i++) {
+        Path f = changed.get(i).get(p);
+        Path source = f != null ? f : project.baseSources.get(p);
+        if (source == null) return;
+        byVariant.put(i, java.nio.file.Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
+      }
+      contents.put(p, byVariant);
+      if (new java.util.HashSet<>(byVariant.values()).size() > 1) {
+        if (differing != null || !p.endsWith(".java")) return;
+        differing = p;
+      }
+    }
+    if (differing == null) differing = paths.stream().filter(p -> p.endsWith(".java")).findFirst().orElse(null);
+    if (differing == null) return;
+
+    phase("read", tRead);
+    long tParse = System.nanoTime();
+    Map<Integer, Object> parsed = VariantMerge.parse(contents.get(differing));
+    phase("parse", tParse);
+    Set<Integer> candidates = new TreeSet<>(parsed.keySet());
+    for (int attempt = 0; attempt < 3 && candidates.size() >= 2; attempt++) {
+      Set<Integer> alone = new TreeSet<>();
+      long tPlan = System.nanoTime();
+      VariantMerge.Plan plan = VariantMerge.plan(differing, parsed, candidates, alone);
+      phase("plan", tPlan);
+      if (plan == null) {
+        NOTE = "nothing to merge among " + candidates;
+        return;
+      }
+      Path mergedFile = scratch.resolve("merged-" + attempt).resolve(Path.of(differing).getFileName());
+      java.nio.file.Files.createDirectories(mergedFile.getParent());
+      java.nio.file.Files.writeString(mergedFile, plan.merged, java.nio.charset.StandardCharsets.UTF_8);
+      Map<String, Path> mergedChanged = new LinkedHashMap<>(changed.get(plan.members.get(0)));
+      mergedChanged.put(differing, mergedFile);
+      long t0 = System.currentTimeMillis();
+      long tCompile = System.nanoTime();
+      WarmProject.Outcome compiled = project.compilePatch(mergedChanged, Set.of(), false);
+      phase(compiled.compiled ? "compile" : "compileFailed", tCompile);
+      if (!compiled.compiled) {
+        Set<Integer> implicated = plan.implicated(compiled.diagnostics);
+        if (implicated == null) {
+          NOTE = "merged compile failed in shared code: " + compiled.diagnostics;
+          return;
+        }
+        // the implicated variants are validated alone (for their exact diagnostics); the others merge again
+        candidates.removeAll(implicated);
+        candidates.removeAll(alone);
+        NOTE = "merged compile failed; implicated " + implicated + ", alone " + alone + ", " + compiled.diagnostics;
+        continue;
+      }
+      String pkg = packageOf(plan.merged);
+      String sourceName = Path.of(differing).getFileName().toString();
+      Map<String, byte[]> fromFile = new java.util.HashMap<>();
+      for (Map.Entry<String, byte[]> e : compiled.classes.entrySet()) {
+        if (VariantSpecializer.fromFile(e.getValue(), pkg, sourceName)) fromFile.put(e.getKey(), e.getValue());
+      }
+      for (int v : plan.members) {
+        long tSpecialize = System.nanoTime();
+        WarmProject.Outcome own = new WarmProject.Outcome();
+        own.compiled = true;
+        own.full = compiled.full;
+        own.ms = compiled.ms;
+        own.classes = new java.util.HashMap<>(compiled.classes);
+        // warnings of the merged compile: only those in this variant's code, at its own lines
+        for (Map<String, Object> d : compiled.diagnostics) {
+          if (differing.equals(d.get("file"))) {
+            int line = (Integer) d.get("line");
+            Set<Integer> owners = plan.ownersOf(line);
+            if (owners != null && !owners.contains(v)) continue;
+            int[] map = plan.lineMaps.get(v);
+            Map<String, Object> mapped = new LinkedHashMap<>(d);
+            if (line > 0 && line < map.length && map[line] > 0) mapped.put("line", map[line]);
+            own.diagnostics.add(mapped);
+          } else {
+            own.diagnostics.add(d);
+          }
+        }
+        for (Map.Entry<String, byte[]> e : fromFile.entrySet()) {
+          own.classes.put(e.getKey(), VariantSpecializer.specialize(e.getValue(), plan.transplants.get(v), plan.lineMaps.get(v)));
+        }
+        phase("specialize", tSpecialize);
+        captured.reset();
+        long tTests = System.nanoTime();
+        Map<String, Object> answer = testCompiled(project, engine, reqs.get(v), changed.get(v).keySet(), Set.of(), own, t0);
+        phase("tests", tTests);
+        answer.put("merged", plan.members.size());
+        answers.set(v, answer);
+        mergedOut.add(v);
+        // a poisoned JVM (leaked threads, exit attempt…) must not test further variants: the rest go one by one
+        if (Boolean.TRUE.equals(answer.get("poisoned"))) return;
+      }
+      return;
+    }
+  }
+
+  /** The package of a compilation unit as an internal name ("a/b"), "" for the default package. */
+  private static String packageOf(String source) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;").matcher(VariantMerge.blankComments(source));
+    return m.find() ? m.group(1).replace('.', '/') : "";
+  }
+
+  private static Map<String, Object> testCompiled(WarmProject project, TestEngine engine, Request req, Set<String> changedPaths, Set<String> deleted,
+      WarmProject.Outcome compiled, long t0) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("compiled", compiled.compiled);
     out.put("diagnostics", compiled.diagnostics);
@@ -140,7 +318,7 @@ public final class Harness {
     // classes of this patch: the test and project class sets follow the patched file list
     Set<String> sourcesNow = new TreeSet<>(project.baseSources.keySet());
     sourcesNow.removeAll(deleted);
-    sourcesNow.addAll(changed.keySet());
+    sourcesNow.addAll(changedPaths);
     Set<String> projectClasses = new HashSet<>();
     Set<String> programClasses = new HashSet<>();
     List<String> testClasses = new ArrayList<>();

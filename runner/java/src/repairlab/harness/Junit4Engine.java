@@ -14,10 +14,17 @@ import org.junit.runner.notification.RunNotifier;
 
 /** JUnit 4 and JUnit 3 (TestCase) classes through JUnit 4's runners, as JUnitCore would run them. */
 final class Junit4Engine implements TestEngine {
+  /** the runner plan() built, reused by the run() of the same class that follows (building one is reflection-heavy) */
+  private final java.util.Map<Class<?>, Runner> planned = new java.util.WeakHashMap<>();
+
   @Override
   public List<String> plan(Class<?> cls) {
     if (!looksLikeTestClass(cls)) return new ArrayList<>();
     Runner runner = Request.aClass(cls).getRunner();
+    synchronized (planned) {
+      planned.clear();
+      planned.put(cls, runner);
+    }
     Set<String> ids = new LinkedHashSet<>();
     collect(runner.getDescription(), ids);
     return new ArrayList<>(ids);
@@ -44,7 +51,11 @@ final class Junit4Engine implements TestEngine {
 
   @Override
   public void run(Class<?> cls, Set<String> selected, Events events) {
-    Request request = Request.aClass(cls).filterWith(new Filter() {
+    Runner built;
+    synchronized (planned) {
+      built = planned.remove(cls);
+    }
+    Request request = (built != null ? Request.runner(built) : Request.aClass(cls)).filterWith(new Filter() {
       @Override
       public boolean shouldRun(Description d) {
         if (d.isTest()) return d.getMethodName() != null && selected.contains(TestEngine.id(d.getClassName(), d.getMethodName()));

@@ -241,6 +241,14 @@ final class WarmProject {
    * .java files. Incremental when the API of every changed type is unchanged, otherwise a full in-memory rebuild.
    */
   Outcome compilePatch(Map<String, Path> changed, Set<String> deleted) {
+    return compilePatch(changed, deleted, true);
+  }
+
+  /**
+   * @param confirmErrors whether errors of a reused javac context are confirmed by a fresh one (see compileInto); a
+   *   batch's merged compile skips that, because its errors only send variants to be validated alone
+   */
+  Outcome compilePatch(Map<String, Path> changed, Set<String> deleted, boolean confirmErrors) {
     long t0 = System.currentTimeMillis();
     Outcome o = new Outcome();
     if (changed.isEmpty() && deleted.isEmpty()) {
@@ -250,7 +258,7 @@ final class WarmProject {
     }
     boolean needFull = !baselineCompiled || !deleted.isEmpty();
     if (!needFull) {
-      compileInto(o, changed, true);
+      compileInto(o, changed, true, confirmErrors);
       if (!o.compiled) {
         o.ms = System.currentTimeMillis() - t0;
         return o;
@@ -262,7 +270,7 @@ final class WarmProject {
       for (String d : deleted) all.remove(d);
       all.putAll(changed);
       Outcome full = new Outcome();
-      compileInto(full, all, false);
+      compileInto(full, all, false, true);
       full.full = true;
       full.ms = System.currentTimeMillis() - t0;
       return full;
@@ -274,7 +282,7 @@ final class WarmProject {
   private Map<String, String> lastSigs = new HashMap<>();
   private Map<String, Set<String>> lastByFile = new HashMap<>();
 
-  private void compileInto(Outcome o, Map<String, Path> sources, boolean againstBaseline) {
+  private void compileInto(Outcome o, Map<String, Path> sources, boolean againstBaseline, boolean confirmErrors) {
     Map<Path, String> names = new HashMap<>();
     for (Map.Entry<String, Path> e : sources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
     StandardJavaFileManager delegate = againstBaseline ? incrementalFiles : files;
@@ -292,7 +300,7 @@ final class WarmProject {
       mem.classes.clear();
       pooledDiagnostics.target = diags;
       ok = pool.getTask(null, mem, pooledDiagnostics, options(), null, units, task -> analyzeAndGenerate((JavacTask) task, lastSigs, lastByFile, names));
-      if (!ok || hasErrors(diags)) {
+      if (confirmErrors && (!ok || hasErrors(diags))) {
         // A reused context can go stale: once a patch compiled a class from source, the package member list it
         // cached no longer offers that class from the baseline (javac then reports "cannot find symbol" for it).
         // Errors are therefore confirmed by a fresh task, and a context that erred wrongly is thrown away.

@@ -1,0 +1,552 @@
+package repairlab.harness;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.LineMap;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.TreeScanner;
+import com.sun.source.util.Trees;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.lang.model.element.Modifier;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.ToolProvider;
+
+/**
+ * The patch schema behind batched write_fix variants. Variants of one fix usually differ only inside method bodies of
+ * one file. Such variants are merged into ONE compilation unit — the first variant, plus, for every other body a
+ * variant proposes, a private copy of the method named {@code rl$variant$<site>$<copy>} — so javac runs once for the
+ * whole batch. {@link VariantSpecializer} then rebuilds each variant's classes from the merged ones (the copy's code
+ * moved into the real method, all copies removed, line numbers mapped back to the variant's own file), so tests see
+ * exactly the variant's behaviour, method names and line numbers.
+ *
+ * Merging is refused (the variants are validated one by one) when files other than one .java file differ, when the
+ * text outside method bodies differs beyond comments and spacing, or when a differing body is a constructor's, sits in
+ * an interface or an anonymous/local class, or holds a lambda, method reference, class body or switch (constructs
+ * whose compiler-generated names depend on their position in the file).
+ */
+final class VariantMerge {
+  static final String COPY_PREFIX = "rl$variant$";
+
+  /** One method with a body, in document order. */
+  private static final class Method {
+    String name;
+    boolean constructor;
+    boolean isStatic;
+    boolean mergeableHere;
+    boolean bodyUnsafe;
+    int bodyStart;
+    int bodyEnd;
+    int bodyStartLine;
+    int bodyEndLine;
+    /** position of the closing brace of the enclosing class */
+    int classClose;
+    String header;
+  }
+
+  private static final class Parsed {
+    final String source;
+    final List<Method> methods = new ArrayList<>();
+    boolean ok = true;
+    LineMap lineMap;
+
+    Parsed(String source) {
+      this.source = source;
+    }
+  }
+
+  /** The merged unit and how to get each variant back from it. */
+  static final class Plan {
+    final String file;
+    final String merged;
+    /** batch indices of the merged variants; the first is the base */
+    final List<Integer> members;
+    /** batch index → (copy method name → method it stands for) */
+    final Map<Integer, Map<String, String>> transplants = new HashMap<>();
+    /** batch index → merged line → the variant's own line (0 where the line is not the variant's) */
+    final Map<Integer, int[]> lineMaps = new HashMap<>();
+    /** merged line → the batch indices whose code it is (null: shared by all) */
+    private final List<Set<Integer>> lineOwners;
+
+    Plan(String file, String merged, List<Integer> members, List<Set<Integer>> lineOwners) {
+      this.file = file;
+      this.merged = merged;
+      this.members = members;
+      this.lineOwners = lineOwners;
+    }
+
+    /** The batch indices whose code a merged line is; null when every variant shares it. */
+    Set<Integer> ownersOf(int line) {
+      return line > 0 && line < lineOwners.size() ? lineOwners.get(line) : null;
+    }
+
+    /**
+     * The variants a failed merged compile implicates: those whose own code holds an error line. Null when an error
+     * lies in code every variant shares (or outside the merged file), so no variant can be cleared.
+     */
+    Set<Integer> implicated(List<Map<String, Object>> diagnostics) {
+      Set<Integer> out = new TreeSet<>();
+      for (Map<String, Object> d : diagnostics) {
+        if (!"error".equals(d.get("kind"))) continue;
+        if (!file.equals(d.get("file"))) return null;
+        int line = (Integer) d.get("line");
+        Set<Integer> owners = line > 0 && line < lineOwners.size() ? lineOwners.get(line) : null;
+        if (owners == null) return null;
+        out.addAll(owners);
+      }
+      return out.isEmpty() ? null : out;
+    }
+  }
+
+  private VariantMerge() {}
+
+  private static final JavaCompiler COMPILER = ToolProvider.getSystemJavaCompiler();
+
+  /**
+   * Plans a merge of `sources` (batch index → content of `file`). Returns null when fewer than two variants can be
+   * merged; `left` receives the indices that must be validated one by one.
+   */
+  static Plan plan(String file, Map<Integer, String> sources, Set<Integer> left) {
+    return plan(file, parse(sources), sources.keySet(), left);
+  }
+
+  /** Parsed variants, to plan several times (after a failed merged compile) without parsing again. */
+  static Map<Integer, Object> parse(Map<Integer, String> sources) {
+    return new LinkedHashMap<>(parseAll(sources));
+  }
+
+  /** Plans a merge of the variants `among` of what parse() returned. */
+  static Plan plan(String file, Map<Integer, Object> parsedVariants, Set<Integer> among, Set<Integer> left) {
+    Map<Integer, Parsed> parsed = new LinkedHashMap<>();
+    for (Integer i : among) parsed.put(i, (Parsed) parsedVariants.get(i));
+    Map<Integer, Parsed> sources = parsed;
+    // group by skeleton (the text outside method bodies, comments and spacing ignored); the largest group merges
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    for (Map.Entry<Integer, Parsed> e : parsed.entrySet()) {
+      if (!e.getValue().ok) continue;
+      groups.computeIfAbsent(skeleton(e.getValue()), k -> new ArrayList<>()).add(e.getKey());
+    }
+    List<Integer> group = null;
+    for (List<Integer> g : groups.values()) if (group == null || g.size() > group.size()) group = g;
+    if (group == null || group.size() < 2) {
+      left.addAll(sources.keySet());
+      return null;
+    }
+    for (Integer i : sources.keySet()) if (!group.contains(i)) left.add(i);
+    // variants whose differing bodies cannot be copied (constructor, lambda, local class…) are validated alone
+    Parsed base = parsed.get(group.get(0));
+    List<Integer> mergeable = new ArrayList<>();
+    for (int v : group) {
+      boolean ok = true;
+      Parsed p = parsed.get(v);
+      for (int site = 0; site < base.methods.size() && ok; site++) {
+        Method bm = base.methods.get(site);
+        Method m = p.methods.get(site);
+        if (body(base, bm).equals(body(p, m))) continue;
+        ok = !bm.constructor && bm.mergeableHere && !bm.bodyUnsafe && !m.bodyUnsafe && bm.header != null;
+      }
+      if (ok) mergeable.add(v);
+      else left.add(v);
+    }
+    if (mergeable.size() < 2) {
+      left.addAll(mergeable);
+      return null;
+    }
+    Plan plan = build(file, mergeable, parsed);
+    if (plan == null) left.addAll(mergeable);
+    return plan;
+  }
+
+  private static Plan build(String file, List<Integer> group, Map<Integer, Parsed> parsed) {
+    Parsed base = parsed.get(group.get(0));
+    int methods = base.methods.size();
+    // per method site: which body each variant uses (0 = the base's own), and the distinct other bodies
+    Map<Integer, Map<Integer, Integer>> useCopy = new HashMap<>(); // variant → site → copy id
+    List<int[]> copySite = new ArrayList<>(); // copy id → {site, variant that first proposed it}
+    for (int site = 0; site < methods; site++) {
+      Method bm = base.methods.get(site);
+      String baseBody = body(base, bm);
+      Map<String, Integer> copies = new HashMap<>();
+      for (int v : group) {
+        Parsed p = parsed.get(v);
+        Method m = p.methods.get(site);
+        String b = body(p, m);
+        if (b.equals(baseBody)) continue;
+        if (bm.constructor || !bm.mergeableHere || bm.bodyUnsafe || m.bodyUnsafe || bm.header == null) return null;
+        Integer id = copies.get(b);
+        if (id == null) {
+          id = copySite.size();
+          copies.put(b, id);
+          copySite.add(new int[] {site, v});
+        }
+        useCopy.computeIfAbsent(v, k -> new HashMap<>()).put(site, id);
+      }
+    }
+    // copies go right before the closing brace of their method's class, in site order
+    Map<Integer, List<Integer>> copiesAt = new HashMap<>(); // classClose position → copy ids
+    for (int id = 0; id < copySite.size(); id++) {
+      copiesAt.computeIfAbsent(base.methods.get(copySite.get(id)[0]).classClose, k -> new ArrayList<>()).add(id);
+    }
+    List<Integer> positions = new ArrayList<>(new TreeSet<>(copiesAt.keySet()));
+
+    // the merged text, line by line, with the origin of every line: a base line, or (copy, line within it)
+    StringBuilder merged = new StringBuilder();
+    List<int[]> origin = new ArrayList<>(); // index = merged line - 1; {baseLine} or {-1 - copy, offset}
+    int[] baseLines = lineStarts(base.source);
+    int cursor = 0;
+    origin.add(new int[] {1});
+    for (int pos : positions) {
+      appendBase(merged, origin, base.source, cursor, pos, baseLines);
+      for (int id : copiesAt.get(pos)) {
+        int site = copySite.get(id)[0];
+        Parsed proposer = parsed.get(copySite.get(id)[1]);
+        Method bm = base.methods.get(site);
+        String text = bm.header.replace("\u0000", copyName(site, id)) + " " + body(proposer, proposer.methods.get(site));
+        merged.append('\n');
+        String[] lines = text.split("\n", -1);
+        for (int k = 0; k < lines.length; k++) {
+          origin.add(new int[] {-1 - id, k});
+          merged.append(lines[k]);
+          if (k < lines.length - 1) merged.append('\n');
+        }
+      }
+      merged.append('\n');
+      origin.add(new int[] {lineOf(baseLines, pos)});
+      cursor = pos;
+    }
+    appendBase(merged, origin, base.source, cursor, base.source.length(), baseLines);
+
+    Plan plan = new Plan(file, merged.toString(), new ArrayList<>(group), new ArrayList<>());
+    // who owns each merged line: copy lines belong to the variants using the copy; lines of a base body that some
+    // variant replaces belong to the variants keeping it; everything else is shared (null)
+    plan.lineOwners.add(null);
+    for (int[] o : origin) {
+      Set<Integer> owners = null;
+      if (o[0] < 0) {
+        int id = -1 - o[0];
+        owners = new TreeSet<>();
+        for (int v : group) if (Integer.valueOf(id).equals(useCopy.getOrDefault(v, Map.of()).get(copySite.get(id)[0]))) owners.add(v);
+      } else {
+        for (int site = 0; site < methods; site++) {
+          Method bm = base.methods.get(site);
+          if (o[0] < bm.bodyStartLine || o[0] > bm.bodyEndLine || !siteDiffers(site, useCopy)) continue;
+          owners = new TreeSet<>();
+          for (int v : group) if (!useCopy.getOrDefault(v, Map.of()).containsKey(site)) owners.add(v);
+        }
+      }
+      plan.lineOwners.add(owners);
+    }
+    for (int v : group) {
+      Parsed p = parsed.get(v);
+      Map<Integer, Integer> uses = useCopy.getOrDefault(v, Map.of());
+      Map<String, String> moves = new HashMap<>();
+      for (Map.Entry<Integer, Integer> u : uses.entrySet()) moves.put(copyName(u.getKey(), u.getValue()), base.methods.get(u.getKey()).name);
+      plan.transplants.put(v, moves);
+      int[] map = new int[origin.size() + 1];
+      for (int line = 1; line <= origin.size(); line++) {
+        int[] o = origin.get(line - 1);
+        if (o[0] < 0) {
+          int id = -1 - o[0];
+          int site = copySite.get(id)[0];
+          if (Integer.valueOf(id).equals(uses.get(site))) map[line] = p.methods.get(site).bodyStartLine + o[1];
+        } else {
+          // a shared line moves by how much longer or shorter this variant's earlier replaced bodies are
+          int shift = 0;
+          for (Map.Entry<Integer, Integer> u : uses.entrySet()) {
+            Method bm = base.methods.get(u.getKey());
+            Method vm = p.methods.get(u.getKey());
+            if (o[0] >= bm.bodyEndLine) shift += (vm.bodyEndLine - vm.bodyStartLine) - (bm.bodyEndLine - bm.bodyStartLine);
+          }
+          map[line] = o[0] + shift;
+        }
+      }
+      plan.lineMaps.put(v, map);
+    }
+    return plan;
+  }
+
+  private static boolean siteDiffers(int site, Map<Integer, Map<Integer, Integer>> useCopy) {
+    for (Map<Integer, Integer> m : useCopy.values()) if (m.containsKey(site)) return true;
+    return false;
+  }
+
+  static String copyName(int site, int copy) {
+    return COPY_PREFIX + site + "$" + copy;
+  }
+
+  private static void appendBase(StringBuilder merged, List<int[]> origin, String source, int from, int to, int[] lines) {
+    for (int i = from; i < to; i++) {
+      char c = source.charAt(i);
+      merged.append(c);
+      if (c == '\n') origin.add(new int[] {lineOf(lines, i + 1)});
+    }
+  }
+
+  private static String body(Parsed p, Method m) {
+    return p.source.substring(m.bodyStart, m.bodyEnd);
+  }
+
+  /** The text outside method bodies with comments blanked and spacing collapsed (line breaks kept). */
+  private static String skeleton(Parsed p) {
+    StringBuilder b = new StringBuilder();
+    int cursor = 0;
+    for (Method m : p.methods) {
+      b.append(p.source, cursor, m.bodyStart).append("{}");
+      cursor = m.bodyEnd;
+    }
+    b.append(p.source.substring(cursor));
+    return normalise(blankComments(b.toString()));
+  }
+
+  static String normalise(String s) {
+    StringBuilder out = new StringBuilder();
+    for (String line : s.split("\n", -1)) out.append(line.trim().replaceAll("[ \t\f\r]+", " ")).append('\n');
+    // blank lines after the last code move nothing
+    int end = out.length();
+    while (end > 0 && out.charAt(end - 1) == '\n') end--;
+    return out.substring(0, end);
+  }
+
+  /** Comments replaced by spaces (line breaks kept), string, char and text-block literals left alone. */
+  static String blankComments(String s) {
+    StringBuilder b = new StringBuilder(s);
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c == '"' && s.startsWith("\"\"\"", i)) {
+        int end = s.indexOf("\"\"\"", i + 3);
+        while (end > 0 && s.charAt(end - 1) == '\\') end = s.indexOf("\"\"\"", end + 1);
+        i = end < 0 ? n : end + 2;
+      } else if (c == '"' || c == '\'') {
+        for (i++; i < n && s.charAt(i) != c && s.charAt(i) != '\n'; i++) if (s.charAt(i) == '\\') i++;
+      } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '/') {
+        for (; i < n && s.charAt(i) != '\n'; i++) b.setCharAt(i, ' ');
+      } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
+        int end = s.indexOf("*/", i + 2);
+        end = end < 0 ? n : end + 2;
+        for (; i < end; i++) if (s.charAt(i) != '\n') b.setCharAt(i, ' ');
+        i--;
+      }
+    }
+    return b.toString();
+  }
+
+  /** 1-based line of a position (a position at the very end counts as on the last line + its own). */
+  private static int lineOf(int[] starts, int pos) {
+    int lo = 0;
+    int hi = starts.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  private static int[] lineStarts(String s) {
+    List<Integer> starts = new ArrayList<>();
+    starts.add(0);
+    for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') starts.add(i + 1);
+    int[] out = new int[starts.size()];
+    for (int i = 0; i < out.length; i++) out[i] = starts.get(i);
+    return out;
+  }
+
+  // ---- parsing: every variant in one javac parse (parsing only, so equal class names do not clash) ----
+
+  private static final class Unit extends SimpleJavaFileObject {
+    final String text;
+
+    Unit(int index, String text) {
+      super(URI.create("string:///variant" + index + "/Unit.java"), JavaFileObject.Kind.SOURCE);
+      this.text = text;
+    }
+
+    @Override
+    public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+      return text;
+    }
+  }
+
+  private static Map<Integer, Parsed> parseAll(Map<Integer, String> sources) {
+    Map<Integer, Parsed> out = new LinkedHashMap<>();
+    List<Unit> units = new ArrayList<>();
+    for (Map.Entry<Integer, String> e : sources.entrySet()) units.add(new Unit(e.getKey(), e.getValue()));
+    DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+    JavacTask task = (JavacTask) COMPILER.getTask(null, null, diags, List.of("-proc:none"), null, units);
+    Iterable<? extends CompilationUnitTree> trees;
+    try {
+      trees = task.parse();
+    } catch (java.io.IOException | RuntimeException e) {
+      for (Integer i : sources.keySet()) {
+        Parsed p = new Parsed(sources.get(i));
+        p.ok = false;
+        out.put(i, p);
+      }
+      return out;
+    }
+    Set<URI> broken = new java.util.HashSet<>();
+    for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+      if (d.getKind() == Diagnostic.Kind.ERROR && d.getSource() != null) broken.add(d.getSource().toUri());
+    }
+    SourcePositions positions = Trees.instance(task).getSourcePositions();
+    int k = 0;
+    List<Integer> keys = new ArrayList<>(sources.keySet());
+    for (CompilationUnitTree cu : trees) {
+      Unit unit = units.get(k);
+      Parsed p = new Parsed(unit.text);
+      p.lineMap = cu.getLineMap();
+      p.ok = !broken.contains(unit.toUri());
+      if (p.ok) collect(cu, p, positions);
+      out.put(keys.get(k++), p);
+    }
+    return out;
+  }
+
+  /** Every method with a body outside other methods' bodies, with what merging needs to know about it. */
+  private static void collect(CompilationUnitTree cu, Parsed p, SourcePositions pos) {
+    new TreeScanner<Void, Tree>() {
+      @Override
+      public Void visitClass(ClassTree node, Tree parent) {
+        return super.visitClass(node, node);
+      }
+
+      @Override
+      public Void visitMethod(MethodTree node, Tree enclosing) {
+        BlockTree body = node.getBody();
+        if (body == null) return null;
+        Method m = new Method();
+        m.name = node.getName().toString();
+        m.constructor = m.name.equals("<init>");
+        m.isStatic = node.getModifiers().getFlags().contains(Modifier.STATIC);
+        m.bodyStart = (int) pos.getStartPosition(cu, body);
+        m.bodyEnd = (int) pos.getEndPosition(cu, body);
+        m.bodyStartLine = (int) cu.getLineMap().getLineNumber(m.bodyStart);
+        m.bodyEndLine = (int) cu.getLineMap().getLineNumber(Math.max(m.bodyStart, m.bodyEnd - 1));
+        ClassTree owner = enclosing instanceof ClassTree ? (ClassTree) enclosing : null;
+        m.mergeableHere = owner != null && memberClass(cu, owner) && (owner.getKind() == Tree.Kind.CLASS || owner.getKind() == Tree.Kind.ENUM);
+        m.classClose = owner == null ? -1 : (int) pos.getEndPosition(cu, owner) - 1;
+        m.bodyUnsafe = unsafe(body);
+        m.header = m.constructor ? null : header(cu, node, pos, p.source);
+        p.methods.add(m);
+        return null; // bodies are not searched for further methods: those belong to local/anonymous classes
+      }
+    }.scan(cu, null);
+  }
+
+  /** Top-level or member class (not local or anonymous): its name is fixed whatever the variants' bodies hold. */
+  private static boolean memberClass(CompilationUnitTree cu, ClassTree owner) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitClass(ClassTree node, Void v) {
+        if (node == owner) found[0] = true;
+        for (Tree member : node.getMembers()) if (member instanceof ClassTree) scan(member, null);
+        return null;
+      }
+    }.scan(cu.getTypeDecls(), null);
+    return found[0];
+  }
+
+  private static boolean unsafe(BlockTree body) {
+    boolean[] found = {false};
+    new TreeScanner<Void, Void>() {
+      @Override
+      public Void visitLambdaExpression(LambdaExpressionTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitMemberReference(MemberReferenceTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitClass(ClassTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitNewClass(NewClassTree node, Void v) {
+        if (node.getClassBody() != null) found[0] = true;
+        return super.visitNewClass(node, v);
+      }
+
+      @Override
+      public Void visitSwitch(SwitchTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitSwitchExpression(com.sun.source.tree.SwitchExpressionTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitAssert(com.sun.source.tree.AssertTree node, Void v) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public Void visitOther(Tree node, Void v) {
+        // switch expressions and anything newer than this scanner knows: be safe
+        found[0] = true;
+        return null;
+      }
+    }.scan(body, null);
+    return found[0];
+  }
+
+  /** `private [static] <T> R \0(params) throws X` on one line (\0 stands for the copy's name), or null. */
+  private static String header(CompilationUnitTree cu, MethodTree node, SourcePositions pos, String src) {
+    StringBuilder h = new StringBuilder("private ");
+    if (node.getModifiers().getFlags().contains(Modifier.STATIC)) h.append("static ");
+    if (!node.getTypeParameters().isEmpty()) {
+      h.append('<').append(slice(cu, pos, src, node.getTypeParameters().get(0), node.getTypeParameters().get(node.getTypeParameters().size() - 1))).append("> ");
+    }
+    h.append(slice(cu, pos, src, node.getReturnType(), node.getReturnType())).append(" \u0000(");
+    if (node.getReceiverParameter() != null) return null;
+    if (!node.getParameters().isEmpty()) h.append(slice(cu, pos, src, node.getParameters().get(0), node.getParameters().get(node.getParameters().size() - 1)));
+    h.append(')');
+    if (!node.getThrows().isEmpty()) h.append(" throws ").append(slice(cu, pos, src, node.getThrows().get(0), node.getThrows().get(node.getThrows().size() - 1)));
+    String text = h.toString();
+    if (text.contains("//") || text.contains("/*")) return null;
+    return text.replace('\n', ' ').replace('\r', ' ');
+  }
+
+  private static String slice(CompilationUnitTree cu, SourcePositions pos, String src, Tree first, Tree last) {
+    long start = pos.getStartPosition(cu, first);
+    long end = pos.getEndPosition(cu, last);
+    if (start < 0 || end < start) throw new IllegalStateException("no source position");
+    return src.substring((int) start, (int) end);
+  }
+
+  static String describe(Plan p) {
+    return String.format(Locale.ROOT, "%d variants of %s merged", p.members.size(), p.file);
+  }
+}

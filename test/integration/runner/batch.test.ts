@@ -1,0 +1,191 @@
+// POST /v1/validate-batch: write_fix's variants validated in one request. Variants that differ only inside method
+// bodies of one file share one compile (the harness's VariantMerge + VariantSpecializer); every verdict must equal
+// what /v1/validate answers for the same variant alone — statuses, diagnostics, and failure frames with the
+// variant's own method names and line numbers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
+import { RunnerClient } from '../../../worker/runner-client/client.ts';
+import { FakeWorkspace } from './fake-workspace.ts';
+import { startTestRunner, type TestRunner } from './helpers.ts';
+import { LAYOUT } from './projects.ts';
+
+const CALC = 'src/main/java/demo/Calc.java';
+const BUGGY = `package demo;
+
+/** Small arithmetic helpers. */
+public class Calc {
+  private static int calls;
+
+  public static int add(int a, int b) {
+    calls++;
+    return a - b;
+  }
+
+  public static int mul(int a, int b) {
+    return a * b;
+  }
+
+  public int scaled(int x) {
+    return x * factor();
+  }
+
+  int factor() {
+    return 2;
+  }
+
+  /** A member class: its methods can be variants too. */
+  public static final class Clamp {
+    public static int clamp(int x, int lo, int hi) {
+      return x < lo ? lo : x > hi ? hi : x;
+    }
+  }
+}
+`;
+
+const TESTS = {
+  'src/test/java/demo/CalcTest.java': `package demo;
+
+import static org.junit.Assert.assertEquals;
+import org.junit.Test;
+
+public class CalcTest {
+  @Test
+  public void add() {
+    assertEquals(5, Calc.add(2, 3));
+  }
+
+  @Test
+  public void mul() {
+    assertEquals(6, Calc.mul(2, 3));
+  }
+
+  @Test
+  public void scaled() {
+    assertEquals(8, new Calc().scaled(4));
+  }
+
+  @Test
+  public void clamp() {
+    assertEquals(3, Calc.Clamp.clamp(9, 0, 3));
+  }
+}
+`,
+};
+
+const addBody = (body: string) => BUGGY.replace('    calls++;\n    return a - b;', body);
+
+/** Variants of one fix; the comment says what each exercises. */
+const VARIANTS: Array<{ name: string; content: string; merges: boolean }> = [
+  { name: 'the fix', content: addBody('    calls++;\n    return a + b;'), merges: true },
+  { name: 'still wrong', content: addBody('    calls++;\n    return a - b + 0;'), merges: true },
+  {
+    name: 'throws from a longer body (frame line inside the copy)',
+    content: addBody('    calls++;\n    int s = a + b;\n    if (s == 5) {\n      throw new IllegalStateException("five");\n    }\n    return s;'),
+    merges: true,
+  },
+  {
+    name: 'a longer add and a mul that throws (lines after a replaced body shift)',
+    content: addBody('    calls++;\n    int s = a;\n    s += b;\n    return s;').replace('    return a * b;', '    throw new ArithmeticException("mul " + a);'),
+    merges: true,
+  },
+  { name: 'instance method calling another', content: addBody('    return a + b;').replace('return x * factor();', 'return x * factor() * factor();'), merges: true },
+  { name: 'a member class method', content: addBody('    return a + b;').replace('return x < lo ? lo : x > hi ? hi : x;', 'return Math.max(lo, x);'), merges: true },
+  { name: 'comments and spacing outside bodies differ', content: addBody('    calls++;\n    return b + a;').replace('/** Small arithmetic helpers. */', '// helpers').replace('  private static int calls;', '  private   static int calls; // counted') + '\n// end\n', merges: true },
+  { name: 'an extra line outside bodies: alone (its lines would shift)', content: addBody('    return a + b;').replace('/** Small arithmetic helpers. */', '/**\n * Small arithmetic helpers.\n */'), merges: false },
+  { name: 'a compile error in the body', content: addBody('    calls++;\n    return a + ;'), merges: false },
+  { name: 'an unknown symbol in the body', content: addBody('    return a + missing;'), merges: false },
+  { name: 'a new field (outside bodies): alone', content: addBody('    return a + b + EXTRA;').replace('  private static int calls;', '  private static int calls;\n  private static final int EXTRA = 0;'), merges: false },
+  { name: 'a lambda in the body: alone', content: addBody('    java.util.function.IntBinaryOperator op = (x, y) -> x + y;\n    return op.applyAsInt(a, b);'), merges: false },
+];
+
+let runner: TestRunner;
+let client: RunnerClient;
+
+beforeAll(async () => {
+  // one worker: the whole batch is one harness exchange, so which variants merge does not depend on how it is split
+  runner = await startTestRunner({ workers: 1 });
+  client = new RunnerClient({ url: runner.url, token: runner.token });
+});
+afterAll(async () => {
+  await runner?.stop();
+});
+
+/** What a verdict says, without timings and bookkeeping. */
+function verdict(r: ValidationResult) {
+  return {
+    compiled: r.compiled,
+    plausible: r.plausible,
+    stopped: r.stopped,
+    failingTests: r.failingTests,
+    report: r.report,
+    diagnostics: r.diagnostics.map((d) => ({ file: d.file, line: d.line, kind: d.kind, message: d.message })),
+    tests: r.tests.map((t) => ({ id: t.id, status: t.status, failure: t.failure })),
+  };
+}
+
+describe('batched variants', () => {
+  it('answers every variant exactly as a validation of it alone does, sharing one compile where bodies differ', async () => {
+    const base = new FakeWorkspace({ [CALC]: BUGGY, ...TESTS });
+    const forks = VARIANTS.map((v) => {
+      const ws = base.fork();
+      ws.setOverlay({ [CALC]: v.content });
+      return ws;
+    });
+    const tests = { mode: 'failing-first' as const, tests: ['demo.CalcTest::add'] };
+    const batch = await client.validateBatch(forks, LAYOUT, tests, { path: 'warm' });
+    // a different per-test timeout keeps the single validations out of the batch's cache entries
+    const alone = await Promise.all(forks.map((ws) => client.validate(ws, LAYOUT, tests, { path: 'warm', limits: { perTestTimeoutMs: 9_999 } })));
+    expect(alone.every((r) => !r.cached && r.compiledWith === undefined)).toBe(true);
+    VARIANTS.forEach((v, i) => {
+      expect(verdict(batch[i]!), v.name).toEqual(verdict(alone[i]!));
+      expect(batch[i]!.compiledWith !== undefined, `${v.name}: compiled together`).toBe(v.merges);
+    });
+
+    // the verdicts are the variants' own, not merely equal to each other
+    const at = (name: string) => VARIANTS.findIndex((v) => v.name.startsWith(name));
+    const of = (name: string) => batch[at(name)]!;
+    const lineOf = (name: string, needle: string) => VARIANTS[at(name)]!.content.split('\n').findIndex((l) => l.includes(needle)) + 1;
+    expect(of('the fix').plausible).toBe(true);
+    expect(of('still wrong').failingTests).toEqual(['demo.CalcTest::add']);
+    expect(of('throws').tests[0]!.failure!.frames[0]).toBe(`at demo.Calc.add(Calc.java:${lineOf('throws', 'IllegalStateException')})`);
+    const mul = of('a longer add').tests.find((t) => t.id === 'demo.CalcTest::mul')!;
+    expect(mul.failure!.frames[0]).toBe(`at demo.Calc.mul(Calc.java:${lineOf('a longer add', 'ArithmeticException')})`);
+    expect(of('instance method').failingTests).toEqual(['demo.CalcTest::scaled']);
+    expect(of('a member class').failingTests).toEqual(['demo.CalcTest::clamp']);
+    expect(of('comments').plausible).toBe(true);
+    expect(of('an extra line').plausible).toBe(true);
+    expect(of('a compile error').compiled).toBe(false);
+    expect(of('a compile error').diagnostics.find((d) => d.kind === 'error')!.line).toBe(lineOf('a compile error', 'a + ;'));
+    expect(of('an unknown symbol').diagnostics.some((d) => /missing/.test(d.message))).toBe(true);
+    expect(of('a new field').plausible).toBe(true);
+    expect(of('a lambda').plausible).toBe(true);
+  });
+
+  it('answers cached variants from the cache and keeps request order', async () => {
+    const base = new FakeWorkspace({ [CALC]: BUGGY, ...TESTS });
+    const make = (content: string) => {
+      const ws = base.fork();
+      ws.setOverlay({ [CALC]: content });
+      return ws;
+    };
+    const tests = { mode: 'all' as const };
+    const first = await client.validate(make(VARIANTS[1]!.content), LAYOUT, tests);
+    const batch = await client.validateBatch([make(VARIANTS[0]!.content), make(VARIANTS[1]!.content), make(VARIANTS[2]!.content)], LAYOUT, tests);
+    expect(batch.map((r) => r.cached)).toEqual([false, true, false]);
+    expect(verdict(batch[1]!)).toEqual(verdict(first));
+    expect(batch[0]!.plausible).toBe(true);
+    expect(batch[2]!.failingTests).toEqual(['demo.CalcTest::add']);
+  });
+
+  it('refuses a batch without overlays and workspaces of different base trees', async () => {
+    const res = await fetch(`${runner.url}/v1/validate-batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${runner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ treeId: '0'.repeat(40), overlays: [], layout: LAYOUT, tests: { mode: 'all' } }),
+    });
+    expect(res.status).toBe(400);
+    const a = new FakeWorkspace({ [CALC]: BUGGY, ...TESTS });
+    const b = new FakeWorkspace({ [CALC]: BUGGY.replace('Small', 'Tiny'), ...TESTS });
+    await expect(client.validateBatch([a, b], LAYOUT, { mode: 'all' })).rejects.toThrow(/one base tree/);
+  });
+});
