@@ -145,7 +145,8 @@ export class ValidationService {
     });
     const warm = results.flatMap((r, i) => (r === undefined && prepared[i]!.tryWarm ? [i] : []));
     const chunks = Math.min(this.pool.size, Math.ceil(warm.length / 2));
-    const batches: number[][] = Array.from({ length: chunks }, (_, c) => warm.slice(Math.floor((c * warm.length) / chunks), Math.floor(((c + 1) * warm.length) / chunks)));
+    // dealt round-robin: neighbouring variants tend to be alike (cheap failures, full-suite passes, compile errors)
+    const batches: number[][] = Array.from({ length: chunks }, (_, c) => warm.filter((_, k) => k % chunks === c));
     await Promise.all(
       batches.map(async (indices) => {
         const first = prepared[indices[0]!]!;
