@@ -14,8 +14,10 @@ export class GitCliWorkspace implements Workspace {
   constructor(
     private readonly gitDir: string,
     readonly commit: string,
+    /** known already (a fork): saves a git process per fork */
+    treeId?: string,
   ) {
-    this.treeId = git(gitDir, ['rev-parse', `${commit}^{tree}`]).trim();
+    this.treeId = treeId ?? git(gitDir, ['rev-parse', `${commit}^{tree}`]).trim();
   }
 
   async baseFiles(): Promise<TreeFile[]> {
@@ -105,7 +107,7 @@ export class GitCliWorkspace implements Workspace {
   }
 
   fork(): Workspace {
-    const copy = new GitCliWorkspace(this.gitDir, this.commit);
+    const copy = new GitCliWorkspace(this.gitDir, this.commit, this.treeId);
     copy.setOverlay(this.edits);
     return copy;
   }

@@ -147,10 +147,14 @@ export class WarmWorker {
     });
   }
 
-  /** Writes one validation's request (its changed files beside it) into a fresh directory under req/. */
-  private async writeRequest(job: WarmJob): Promise<{ dir: string; file: string }> {
-    const reqDir = path.join(this.dir, 'req', String(++this.seq));
-    await mkdir(reqDir, { recursive: true });
+  /**
+   * Writes one validation's request file and its changed files: into a fresh directory under req/, or, for a batch,
+   * into the batch's directory under names starting with `prefix` (fewer directories to create).
+   */
+  private async writeRequest(job: WarmJob, into?: { dir: string; prefix: string }): Promise<{ dir: string; file: string }> {
+    const reqDir = into?.dir ?? path.join(this.dir, 'req', String(++this.seq));
+    const prefix = into?.prefix ?? '';
+    if (!into) await mkdir(reqDir, { recursive: true });
     const entries: RequestEntries = [
       ['mode', job.tests.mode],
       ['perTestTimeoutMs', job.limits.perTestTimeoutMs],
@@ -158,19 +162,22 @@ export class WarmWorker {
       ['coverage', job.coverage],
     ];
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
+    const writes: Array<Promise<void>> = [];
     let n = 0;
     for (const [file, content] of Object.entries(job.overlay)) {
       if (content === null) {
         entries.push(['deleted', file]);
         continue;
       }
-      const target = path.join(reqDir, 'src', String(n++), path.basename(file));
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      // the harness reads the changed file's content from here (javac wants the file's own name; the repo path
+      // travels in the request)
+      const target = path.join(reqDir, `${prefix}src-${n++}`, path.basename(file));
+      writes.push(mkdir(path.dirname(target)).then(() => writeFile(target, content)));
       entries.push(['changed', `${file}\t${target}`]);
     }
-    const file = path.join(reqDir, 'request.txt');
-    await writeRequestFile(file, entries);
+    const file = path.join(reqDir, `${prefix}request.txt`);
+    writes.push(writeRequestFile(file, entries));
+    await Promise.all(writes);
     return { dir: reqDir, file };
   }
 
@@ -211,15 +218,14 @@ export class WarmWorker {
   async validateBatch(jobs: WarmJob[]): Promise<Array<HarnessAnswer | null>> {
     if (this.dead) throw new Error('worker is dead');
     this.runs += jobs.length;
-    const reqs: Array<{ dir: string; file: string }> = [];
+    const batchDir = path.join(this.dir, 'req', `batch-${++this.seq}`);
     try {
-      for (const job of jobs) reqs.push(await this.writeRequest(job));
-      const batchDir = path.join(this.dir, 'req', `batch-${++this.seq}`);
       await mkdir(batchDir, { recursive: true });
+      const reqs = await Promise.all(jobs.map((job, i) => this.writeRequest(job, { dir: batchDir, prefix: `v${i}-` })));
       const batchFile = path.join(batchDir, 'batch.txt');
       await writeRequestFile(batchFile, [['scratch', batchDir], ...reqs.map((r): [string, string] => ['request', r.file])]);
-      reqs.push({ dir: batchDir, file: batchFile });
-      for (const r of reqs) await this.ctx.sandbox.prepareWritable(r.dir);
+      // the harness writes merged units into the batch directory
+      await this.ctx.sandbox.prepareWritable(batchDir);
       // each validation keeps its own wall clock inside the harness; the exchange as a whole gets their sum
       const timeoutMs = jobs.reduce((a, j) => a + j.limits.wallClockMs, 0) + GRACE_MS;
       const r = await this.exchange(`VALIDATE_BATCH ${batchFile}`, timeoutMs);
@@ -235,7 +241,7 @@ export class WarmWorker {
         return a && typeof a === 'object' ? readHarnessAnswer(a as Record<string, unknown>) : null;
       });
     } finally {
-      for (const r of reqs) rm(r.dir, { recursive: true, force: true }).catch(() => undefined);
+      rm(batchDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
