@@ -19,8 +19,10 @@ import { createReplayProvider } from './llm/replay-provider.ts';
 import { parseCassette } from './contracts/cassette.ts';
 import { HumanChannel, type HumanTurn } from './llm/human-provider.ts';
 import { RunnerClient, runnerValidator } from './runner-client/client.ts';
+import { listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from './agent/persistence.ts';
 
-export const TRAJECTORIES = 'trajectories';
+/** run headers; each step is a record of its own in 'trajectory-steps' (worker/agent/persistence.ts) */
+export const TRAJECTORIES = TRAJECTORY_COLLECTION;
 
 export interface RunSummary {
   runId: string;
@@ -103,7 +105,7 @@ export class RunManager {
         signal: run.abort.signal,
         trajectoryIndex: trajectory.index,
         groundTruthPatch: bug.groundTruth.patch,
-        record: (t) => records.put(TRAJECTORIES, t.runId, t),
+        record: storeRecorder(records),
         onEvent: (e) => {
           if (!runId) {
             runId = e.runId;
@@ -157,13 +159,16 @@ export class RunManager {
 
   /** Saved runs, newest first (a run's record is written after every step, so failed and stopped runs are here too). */
   async list(): Promise<RunSummary[]> {
-    const records = this.engine.platform.records;
-    const out: RunSummary[] = [];
-    for (const id of await records.list(TRAJECTORIES)) {
-      const t = await records.get<Trajectory>(TRAJECTORIES, id);
-      if (!t) continue;
-      out.push({ runId: t.runId, bugId: t.bug.id, preset: t.config.preset, createdAt: t.createdAt, steps: t.steps.length, status: t.outcome?.status ?? t.status, reason: t.outcome?.reason ?? '' });
-    }
+    // headers only: a run's steps are not read to list it
+    const out: RunSummary[] = (await listTrajectoryHeaders(this.engine.platform.records)).map((t) => ({
+      runId: t.runId,
+      bugId: t.bug.id,
+      preset: t.config.preset,
+      createdAt: t.createdAt,
+      steps: t.stepCount,
+      status: t.outcome?.status ?? t.status,
+      reason: t.outcome?.reason ?? '',
+    }));
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
@@ -179,8 +184,9 @@ export class RunManager {
     throw new Error(`Bug ${bugId} has no ground-truth patch to show.`);
   }
 
+  /** A saved run, its steps reassembled and validated (either storage format). */
   get(runId: string): Promise<Trajectory | undefined> {
-    return this.engine.platform.records.get<Trajectory>(TRAJECTORIES, runId);
+    return loadTrajectory(this.engine.platform.records, runId);
   }
 
   private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun): LlmProvider {

@@ -1,8 +1,9 @@
-// Engine overhead per cycle: the time the agent loop itself spends (prompt build + parse + rectify +
-// bookkeeping + persisting the trajectory) against the cycle's model call and tool calls, when a
-// recorded run is replayed for real — the cassette server over HTTP through the openai SDK, the real repository
-// store, HAFixAgent's bash tool and the real runner. The cassette server and the runner run as separate
-// processes (as in use), so their work is not counted as engine time. Target: engine < 1% of the cycle.
+// Engine overhead per cycle: the time the agent loop itself spends (everything but the model call and the tool
+// call: prompt build, hash, parse, rectify, bookkeeping, events, snapshots and persisting the trajectory) against
+// the cycle's model call and tool calls, when a recorded run is replayed for real — the cassette server over HTTP
+// through the openai SDK, the real repository store, HAFixAgent's bash tool and the real runner. The cassette server
+// and the runner run as separate processes (as in use), so their work is not counted as engine time. Target: engine
+// < 1% of the cycle. The loop measures a step's engine time itself (worker/agent/loop.ts, docs/formats/trajectory.md).
 //
 //   node --import tsx benchmarks/perf/engine-overhead.ts   (or: repairlab bench engine-overhead --json)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,7 @@ export interface EngineOverheadBench {
   /** measured replays (after one warm-up replay) */
   rounds: number;
   outcome: string;
-  /** the loop's own time (prompt build, parse, rectify, bookkeeping, serialising the record), summed over a run's cycles; median over rounds */
+  /** the loop's own time (steps' latencyMs.engine, which include persisting, plus the final record), summed over a run's cycles; median over rounds */
   engine_ms: number;
   /** engine + model call + tool calls, summed over cycles */
   cycle_ms: number;
@@ -99,7 +100,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** One replay of the cassette through the real openai SDK; engine time per cycle includes writing the record. */
+/** One replay of the cassette through the real openai SDK; engine time per cycle includes writing the records. */
 async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string, model: string): Promise<RoundFigures> {
   const records = new SerialisingRecordStore();
   const recordMs: number[] = [];
@@ -115,15 +116,20 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
       return written;
     },
   });
-  // one record after each step, and the final one (counted with the last cycle)
-  const perStepRecord = recordMs.slice(0, t.steps.length);
-  const finalRecord = recordMs.slice(t.steps.length).reduce((a, b) => a + b, 0);
-  const perCycle = t.steps.map((s, i) => ({
-    engineMs: s.latencyMs.engine + (perStepRecord[i] ?? 0) + (i === t.steps.length - 1 ? finalRecord : 0),
-    recordMs: perStepRecord[i] ?? 0,
-    modelMs: s.latencyMs.model,
-    toolMs: s.latencyMs.tool,
-  }));
+  // The loop counts the record of each step in its engine time: the record of step i in step i + 1's (the last
+  // step's in its own). Only the final record (after the outcome) is outside the steps: it is added to the last
+  // cycle here. `recordMs` shows the part of each cycle's engine time spent in the record hook.
+  const n = t.steps.length;
+  const finalRecord = recordMs.slice(n).reduce((a, b) => a + b, 0);
+  const perCycle = t.steps.map((s, i) => {
+    const last = i === n - 1;
+    return {
+      engineMs: s.latencyMs.engine + (last ? finalRecord : 0),
+      recordMs: (i > 0 ? recordMs[i - 1]! : 0) + (last ? (recordMs[i] ?? 0) + finalRecord : 0),
+      modelMs: s.latencyMs.model,
+      toolMs: s.latencyMs.tool,
+    };
+  });
   const engineMs = perCycle.reduce((a, c) => a + c.engineMs, 0);
   const cycleMs = perCycle.reduce((a, c) => a + c.engineMs + c.modelMs + c.toolMs, 0);
   return { cycles: t.steps.length, outcome: t.outcome?.status ?? 'unfinished', engineMs, cycleMs, engineShare: (100 * engineMs) / cycleMs, perCycle };

@@ -1,7 +1,6 @@
 // The agent loop: one small cycle for every strategy. Build the prompt → ask the model → parse →
 // rectify → gate by state → run the tool → transition → record. The StrategySpec carries every
 // difference between agents; budgets, stop rules and pause/stop are checked between steps.
-import { createTwoFilesPatch } from 'diff';
 import { LlmError, type LlmProvider } from '../contracts/llm.ts';
 import type { PublicBug } from '../contracts/bug.ts';
 import type { Workspace, Overlay } from '../contracts/workspace.ts';
@@ -16,13 +15,14 @@ import { argsText, buildMessages, type PromptMemory, type PromptVars } from './p
 import { renderTemplate } from './templates.ts';
 import { parseByFormat } from './middleware/parse.ts';
 import { rectifyCommand } from './middleware/rectify.ts';
-import { canonicalJson, promptHash } from '../llm/prompt-hash.ts';
+import { canonicalJson, PromptHasher } from '../llm/prompt-hash.ts';
 import { trimObservation } from './observation.ts';
 import { costUsd, DEFAULT_PRICES, type PriceTable } from './prices.ts';
 import { RunControl } from './run-control.ts';
 import { errorSignature, summarizeValidation } from './validation-summary.ts';
 import { exactMatch, programPatch } from './outcome.ts';
 import { publicModelConfig } from './run-config.ts';
+import { fileDiff } from './step-diff.ts';
 
 export const REPAIRLAB_VERSION = '0.1.0';
 
@@ -71,6 +71,7 @@ export interface RunAgentOptions {
   recheck?: boolean;
 }
 
+/** Arrays here only grow and their entries are not changed after being pushed (see memorySnapshot). */
 interface LoopMemory extends PromptMemory {
   state: string;
   formatErrors: number;
@@ -108,6 +109,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   const resume = opts.resumeFrom;
   const runId = resume?.runId ?? opts.runId ?? newRunId();
   const emit = (e: AgentEvent) => opts.onEvent?.(e);
+  // hashes only what a prompt adds to the previous one (full history grows by two messages a cycle); see hashOrDigest
+  const hasher = new PromptHasher();
 
   const traj: Trajectory = resume
     ? structuredClone({ ...resume, status: 'running' as const, outcome: undefined })
@@ -162,10 +165,41 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     return { input, output, cost };
   };
 
+  // Engine-time accounting. Each step's `latencyMs.engine` is the wall time of its accounting window minus the
+  // model call, the tool call and time spent paused. A window runs from the moment the previous step was pushed to
+  // the moment this step is pushed, so it holds everything the loop does between two steps: emitting the previous
+  // step and persisting it (the resume snapshot, the `record` hook), budget and gate checks, prompt build and hash,
+  // parse, rectify and bookkeeping. The value is final when the step is pushed, so a step is never changed
+  // afterwards — except the last one: after the loop, the time since it was pushed (emitting and persisting it, the
+  // last checks) is added to it, in a replaced step object, before the final record. Run setup (bug context,
+  // startup commands) and the end of the run (final patch, re-check, outcome, the final record) are not counted.
+  let windowStart = 0;
+  let windowExcluded = 0;
+  /** closes the current accounting window: the engine time spent in it */
+  const closeWindow = () => {
+    const now = performance.now();
+    const engine = now - windowStart - windowExcluded;
+    windowStart = now;
+    windowExcluded = 0;
+    return Math.max(0, engine);
+  };
+
+  /**
+   * The memory as the record keeps it. Its arrays only grow and their entries are never changed once pushed (objects
+   * in it are replaced, not edited), so copying the arrays — not a deep clone — keeps the snapshot as it was.
+   */
+  const memorySnapshot = (): LoopMemory => ({
+    ...memory,
+    history: [...memory.history],
+    gathered: [...memory.gathered],
+    seenCommands: [...memory.seenCommands],
+    ...(memory.bannedCommands ? { bannedCommands: [...memory.bannedCommands] } : {}),
+    wallMsBefore: wallMs(),
+  });
   const snapshot = (status: Trajectory['status']) => {
     traj.status = status;
     traj.updatedAt = nowIso();
-    traj.resume = { state: memory.state, overlay: ws.overlay(), memory: structuredClone({ ...memory, wallMsBefore: wallMs() }) as unknown as Record<string, unknown> };
+    traj.resume = { state: memory.state, overlay: ws.overlay(), memory: memorySnapshot() as unknown as Record<string, unknown> };
   };
   const persist = async (status: Trajectory['status']) => {
     snapshot(status);
@@ -184,6 +218,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   }
 
   const toolSettings = { ...spec.toolSettings };
+  // `echo <sentinel>` as the whole command (the sentinel is used as written, as a pattern); made once, when first needed
+  let sentinelEcho: RegExp | undefined;
   let end: End | undefined;
 
   // startup commands (RepairAgent runs the tests once before the first cycle); not on resume
@@ -205,6 +241,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     }
   }
 
+  const firstNewStep = traj.steps.length;
+  windowStart = performance.now();
   while (!end) {
     end = budgetExceeded();
     if (end) break;
@@ -212,25 +250,27 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       end = opts.signal?.aborted ? { kind: 'user-stop', reason: 'stopped by the user' } : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s)` };
       break;
     }
+    let idleSince: number | undefined;
     const gate = await control.gate(async () => {
       await persist('paused');
       emit({ type: 'paused', runId, nextIndex: traj.steps.length });
+      idleSince = performance.now();
     });
+    // waiting for resume/step is not engine time
+    if (idleSince !== undefined) windowExcluded += performance.now() - idleSince;
     if (gate === 'stop') {
       end = { kind: 'user-stop', reason: 'stopped by the user' };
       break;
     }
 
     const index = traj.steps.length;
-    const engineStart = performance.now();
-    let engineMs = 0;
     const state = memory.state;
     const stateSpec = spec.states.find((s) => s.name === state)!;
     const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
     const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
     const messages = buildMessages(vars, memory);
-    // hashed while the model works: the hash is only needed for the record
-    const hashing = promptHash(messages);
+    // a string, or (a re-rendered prompt in the browser) a WebCrypto digest that finishes while the model works
+    const hashed = hasher.hashOrDigest(messages);
     emit({ type: 'step-started', runId, index, state });
 
     const step: TrajStep = {
@@ -239,16 +279,22 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       stateAfter: state,
       startedAt: nowIso(),
       status: 'ok',
-      prompt: { messages, promptHash: '' },
+      prompt: { messages, promptHash: typeof hashed === 'string' ? hashed : '' },
       rectifications: [],
       tokens: { input: 0, output: 0, estimated: false },
       costUsd: 0,
       latencyMs: { model: 0, tool: 0, engine: 0 },
     };
-    engineMs += performance.now() - engineStart;
 
     // ---- model ----
     let reply: string;
+    // the model call as the loop waits for it (provider and SDK work included)
+    const modelStart = performance.now();
+    let modelEnd: number | undefined;
+    const timeModel = () => {
+      step.latencyMs.model = (modelEnd ?? performance.now()) - modelStart;
+      windowExcluded += step.latencyMs.model;
+    };
     try {
       const res = await opts.llm.complete({
         messages,
@@ -260,29 +306,32 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
         signal: abort.signal,
         onDelta: (text) => emit({ type: 'model-delta', runId, index, text }),
       });
+      modelEnd = performance.now();
       reply = res.content;
       step.response = { content: res.content, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
       step.tokens = { input: res.usage.inputTokens, output: res.usage.outputTokens, estimated: Boolean(res.meta?.usageEstimated) };
       step.costUsd = costUsd(prices, res.model, res.usage);
-      step.latencyMs.model = res.latencyMs;
+      timeModel();
     } catch (err) {
+      timeModel();
+      if (typeof hashed !== 'string') step.prompt.promptHash = await hashed;
       const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
-      step.prompt.promptHash = await hashing;
       step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
       step.error = { code: e.code, message: e.message };
-      traj.steps.push(step);
-      emit({ type: 'step', runId, step });
       if (e.code === 'aborted') {
         end = opts.signal?.aborted ? { kind: 'user-stop', reason: 'stopped by the user' } : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s)` };
       } else {
         end = { kind: 'error', reason: `model error (${e.code}): ${e.message}` };
       }
+      // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
+      step.latencyMs.engine = closeWindow();
+      traj.steps.push(step);
+      emit({ type: 'step', runId, step });
       await persist('running');
       break;
     }
 
-    const postStart = performance.now();
-    step.prompt.promptHash = await hashing;
+    if (typeof hashed !== 'string') step.prompt.promptHash = await hashed;
     // ---- parse + rectify ----
     const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
     step.rectifications.push(...parsed.rectifications);
@@ -338,6 +387,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
           result = { ok: false, output: msg, shown: msg };
         }
         step.latencyMs.tool = performance.now() - toolStart;
+        windowExcluded += step.latencyMs.tool;
         if (!result.ok) step.status = 'tool-error';
         const extraRect = result.data?.rectifications;
         if (Array.isArray(extraRect)) step.rectifications.push(...(extraRect as Rectification[]));
@@ -349,8 +399,8 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     }
     step.feedback = feedback;
     step.stateAfter = memory.state;
-    // engine time = prompt build + parse + rectify + bookkeeping (everything but the model and the tool)
-    step.latencyMs.engine = engineMs + (performance.now() - postStart) - step.latencyMs.tool;
+    // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
+    step.latencyMs.engine = closeWindow();
     traj.steps.push(step);
     if (step.costUsd === null && spec.budgets.unknownPrice === 'stop' && !end) {
       end = { kind: 'budget', reason: `no price known for model ${step.response?.model}: add it to the price table, or set budgets.unknownPrice to "ignore"` };
@@ -360,11 +410,17 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     if (control.stopRequested && !end) end = { kind: 'user-stop', reason: 'stopped by the user' };
   }
 
+  // the time since the last step's record (persisting it, the last checks) belongs to the last step: replaced, not
+  // changed in place, so a recorder sees that it changed
+  const tail = closeWindow();
+  const lastStep = traj.steps.length > firstNewStep ? traj.steps.at(-1) : undefined;
+  if (lastStep) traj.steps[traj.steps.length - 1] = { ...lastStep, latencyMs: { ...lastStep.latencyMs, engine: lastStep.latencyMs.engine + tail } };
   clearTimeout(wallTimer);
   opts.signal?.removeEventListener('abort', onOuterAbort);
   const outcome = await finish(end);
   traj.outcome = outcome;
-  snapshot('finished');
+  traj.status = 'finished';
+  traj.updatedAt = nowIso();
   traj.resume = undefined;
   await opts.record?.(traj);
   emit({ type: 'finished', runId, outcome });
@@ -418,7 +474,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     if (result.finished) end ??= { kind: 'finished', reason: `the agent finished (${result.finished.success ? 'success' : 'failure'}): ${result.finished.reason}` };
     if (spec.finalStates.includes(memory.state)) end ??= { kind: 'finished', reason: `reached final state ${memory.state}` };
     const sentinel = spec.middleware.completionSentinel;
-    if (sentinel && (result.output.trimStart().split('\n')[0]?.trim() === sentinel || new RegExp(`^\\s*echo\\s+["']?${sentinel}["']?\\s*$`).test(String(args.command ?? '')))) {
+    if (sentinel && (firstLine(result.output.trimStart()).trim() === sentinel || (sentinelEcho ??= new RegExp(`^\\s*echo\\s+["']?${sentinel}["']?\\s*$`)).test(String(args.command ?? '')))) {
       end ??= { kind: 'finished', reason: `the agent signalled completion (${sentinel})` };
     }
     const vars = { result: { tool: name, ok: result.ok, output: trimmed.text, elided: trimmed.elided, returncode: result.data?.returncode ?? (result.ok ? 0 : 1) }, step: { index: step.index + 1 } };
@@ -487,9 +543,14 @@ async function stepDiff(ws: Workspace, before: Overlay, after: Overlay, files: s
       old = (await base.exists(path)) ? await base.read(path) : null;
     }
     const now = path in after ? (after[path] ?? null) : old;
-    parts.push(createTwoFilesPatch(old === null ? '/dev/null' : `a/${path}`, now === null ? '/dev/null' : `b/${path}`, old ?? '', now ?? '', undefined, undefined, { context: 3 }).replace(/^=+\n/, ''));
+    parts.push(fileDiff(path, old, now));
   }
   return parts.join('');
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
 }
 
 function stripRectifications(data: Record<string, unknown>): Record<string, unknown> {

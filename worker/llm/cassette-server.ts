@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../contracts/llm.ts';
 import { parseCassette, type Cassette } from '../contracts/cassette.ts';
-import { promptHash } from './prompt-hash.ts';
+import { PromptHasher } from './prompt-hash.ts';
 import { describeDivergence } from './divergence.ts';
 import { estimateUsage } from './usage-estimate.ts';
 
@@ -85,6 +85,8 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
   const chunkChars = Math.max(1, opts.chunkChars ?? 16);
   const requests: ServedRequest[] = [];
   let next = 0;
+  // calls of one run share their leading messages: only what a prompt adds is hashed
+  const hasher = new PromptHasher();
   let refusals = 0;
 
   function corsHeaders(req: IncomingMessage): Record<string, string> {
@@ -131,7 +133,7 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
         stream,
       };
     }
-    const hash = await promptHash(messages);
+    const hash = await hasher.hashOrDigest(messages);
     if (strict && reply.promptHash && reply.promptHash !== hash) {
       const report = describeDivergence(next + 1, reply.promptHash, hash, reply.messages, messages);
       return { status: apiError(req, res, 409, report.message, 'cassette_error', 'cassette_divergence'), stream };

@@ -2,7 +2,7 @@
 // saved as a cassette and replayed later.
 import type { CompletionRequest, CompletionResponse, LlmProvider } from '../contracts/llm.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette, type CassetteCall } from '../contracts/cassette.ts';
-import { promptHash } from './prompt-hash.ts';
+import { PromptHasher } from './prompt-hash.ts';
 
 export interface RecordingProvider extends LlmProvider {
   readonly calls: readonly CassetteCall[];
@@ -12,11 +12,12 @@ export interface RecordingProvider extends LlmProvider {
 export function createRecordingProvider(inner: LlmProvider): RecordingProvider {
   const calls: CassetteCall[] = [];
   let lastModel: string | undefined;
+  const hasher = new PromptHasher();
   return {
     id: inner.id,
     calls,
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
-      const hash = await promptHash(req.messages);
+      const hash = await hasher.hashOrDigest(req.messages);
       const res = await inner.complete(req);
       lastModel = res.model;
       calls.push({

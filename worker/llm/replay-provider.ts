@@ -3,7 +3,7 @@
 // the run stops with 'cassette-divergence' naming the call and the first differing message.
 import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
 import type { Cassette } from '../contracts/cassette.ts';
-import { promptHash } from './prompt-hash.ts';
+import { PromptHasher } from './prompt-hash.ts';
 import { describeDivergence } from './divergence.ts';
 
 export interface ReplayOptions {
@@ -16,6 +16,7 @@ export interface ReplayOptions {
 export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {}): LlmProvider {
   const strict = opts.strict ?? true;
   let next = 0;
+  const hasher = new PromptHasher();
   return {
     id: `replay:${opts.name ?? cassette.model}`,
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
@@ -29,7 +30,7 @@ export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {
           { call: next + 1, recorded: cassette.calls.length },
         );
       }
-      const hash = await promptHash(req.messages);
+      const hash = await hasher.hashOrDigest(req.messages);
       let diverged = false;
       if (hash !== call.promptHash) {
         const report = describeDivergence(next + 1, call.promptHash, hash, call.messages, req.messages);

@@ -1,0 +1,211 @@
+// Append-only persistence: a run is a header in 'trajectories' plus one record per step in 'trajectory-steps'.
+// Reloading reassembles exactly what the loop held, each step is written once, records of the earlier
+// whole-trajectory format still load, and an unfinished run reloaded from either format resumes.
+import { describe, expect, it } from 'vitest';
+import { runAgent } from '../../../worker/agent/loop.ts';
+import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { RunControl } from '../../../worker/agent/run-control.ts';
+import { comparableStep } from '../../../worker/agent/record-cassette.ts';
+import {
+  listTrajectoryHeaders,
+  loadTrajectory,
+  stepRecordId,
+  storeRecorder,
+  TRAJECTORY_COLLECTION,
+  TRAJECTORY_STEPS_COLLECTION,
+  unfinishedRuns,
+} from '../../../worker/agent/persistence.ts';
+import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
+import { RunManager } from '../../../worker/run-manager.ts';
+import type { Engine } from '../../../worker/engine.ts';
+import type { RecordStore } from '../../../worker/contracts/platform.ts';
+import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
+import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
+
+/** An in-memory RecordStore that copies through JSON (as the Node store does) and counts every put per collection and id. */
+class CountingRecordStore implements RecordStore {
+  data = new Map<string, string>();
+  puts: { collection: string; id: string }[] = [];
+  async put(c: string, id: string, v: unknown) {
+    this.puts.push({ collection: c, id });
+    this.data.set(`${c}/${id}`, JSON.stringify(v));
+  }
+  async get<T>(c: string, id: string) {
+    const v = this.data.get(`${c}/${id}`);
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+  async list(c: string) {
+    return [...this.data.keys()].filter((k) => k.startsWith(`${c}/`)).map((k) => k.slice(c.length + 1));
+  }
+  async delete(c: string, id: string) {
+    this.data.delete(`${c}/${id}`);
+  }
+  putsTo(collection: string) {
+    return this.puts.filter((p) => p.collection === collection).map((p) => p.id);
+  }
+}
+
+const wrong = fence(WRONG_DIFF);
+const REPLIES = [fence(BROKEN_DIFF), 'no diff here', wrong, fence(GOOD_DIFF)];
+
+function opts(over: Partial<Parameters<typeof runAgent>[0]> = {}): Parameters<typeof runAgent>[0] {
+  return {
+    strategy: resolveStrategy('oneshot', { overrides: { budgets: { maxSteps: 6 }, middleware: { maxConsecutiveFormatErrors: 5 } } }),
+    bug: demoBug,
+    workspace: demoWorkspace(),
+    validator: new FakeValidator(),
+    llm: createScriptedProvider(REPLIES),
+    tools: [applyPatchTool],
+    ...over,
+  };
+}
+
+/** JSON round trip: what any store gives back (no undefined fields) */
+const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+describe('append-only trajectory records', () => {
+  it('reloads every snapshot, step by step, equal to the trajectory the loop held at that moment', async () => {
+    const store = new CountingRecordStore();
+    const save = storeRecorder(store);
+    const checked: number[] = [];
+    const t = await runAgent(
+      opts({
+        record: async (traj) => {
+          const expected = plain(traj);
+          await save(traj);
+          expect(plain(await loadTrajectory(store, traj.runId))).toEqual(expected);
+          checked.push(traj.steps.length);
+        },
+      }),
+    );
+    expect(t.outcome?.status).toBe('plausible');
+    expect(t.steps).toHaveLength(4);
+    expect(checked).toEqual([1, 2, 3, 4, 4]);
+    expect(plain(await loadTrajectory(store, t.runId))).toEqual(plain(t));
+    // the header holds no steps, only their count
+    const header = await store.get<Record<string, unknown>>(TRAJECTORY_COLLECTION, t.runId);
+    expect(header).not.toHaveProperty('steps');
+    expect(header?.stepCount).toBe(4);
+    expect(await store.list(TRAJECTORY_STEPS_COLLECTION)).toEqual([0, 1, 2, 3].map((i) => stepRecordId(t.runId, i)));
+  });
+
+  it('writes each step once (the last once more, with its final engine time) and one header per record', async () => {
+    const store = new CountingRecordStore();
+    const t = await runAgent(opts({ record: storeRecorder(store) }));
+    const n = t.steps.length;
+    expect(n).toBe(4);
+    const ids = [0, 1, 2, 3].map((i) => stepRecordId(t.runId, i));
+    expect(store.putsTo(TRAJECTORY_STEPS_COLLECTION)).toEqual([...ids, ids[3]]);
+    // one header after each step and the final one
+    expect(store.putsTo(TRAJECTORY_COLLECTION)).toEqual(Array(n + 1).fill(t.runId));
+    expect(stepRecordId(t.runId, 3)).toMatch(/^[\w.@+-]+$/);
+    expect(stepRecordId('run-x', 12)).toBe('run-x.00012');
+  });
+
+  it('the loop never changes a step in place after pushing it', async () => {
+    const pushed = new Map<number, string>();
+    const t = await runAgent(
+      opts({
+        record: async (traj) => {
+          for (const s of traj.steps.slice(0, -1)) expect(JSON.stringify(s)).toBe(pushed.get(s.index));
+          for (const s of traj.steps) pushed.set(s.index, JSON.stringify(s));
+        },
+      }),
+    );
+    expect(t.steps).toHaveLength(4);
+  });
+
+  it('loads a record of the earlier format (the whole trajectory under its run id)', async () => {
+    const store = new CountingRecordStore();
+    const t = await runAgent(opts());
+    await store.put(TRAJECTORY_COLLECTION, t.runId, t);
+    expect(plain(await loadTrajectory(store, t.runId))).toEqual(plain(t));
+    const [header] = await listTrajectoryHeaders(store);
+    expect(header).toMatchObject({ runId: t.runId, stepCount: 4, status: 'finished' });
+    expect(header).not.toHaveProperty('steps');
+    expect(await loadTrajectory(store, 'run-none')).toBeUndefined();
+  });
+
+  it('a missing step record is an error, not a shorter run', async () => {
+    const store = new CountingRecordStore();
+    const t = await runAgent(opts({ record: storeRecorder(store) }));
+    await store.delete(TRAJECTORY_STEPS_COLLECTION, stepRecordId(t.runId, 2));
+    await expect(loadTrajectory(store, t.runId)).rejects.toThrow(/step 2 of 4 is missing/);
+  });
+
+  it('refuses a run id that cannot be a record id', async () => {
+    const store = new CountingRecordStore();
+    await expect(runAgent(opts({ runId: 'a/b', record: storeRecorder(store) }))).rejects.toThrow(/cannot be stored/);
+  });
+
+  for (const format of ['append-only', 'earlier whole-trajectory'] as const) {
+    it(`resumes an unfinished run reloaded from the store (${format} format)`, async () => {
+      const whole = await runAgent(opts());
+      const store = new CountingRecordStore();
+      const control = new RunControl();
+      const save = storeRecorder(store);
+      await runAgent(
+        opts({
+          control,
+          // a crash after step 2 was saved: the later records never happen
+          record: async (traj) => {
+            if (traj.status === 'running' && traj.steps.length <= 2) {
+              if (format === 'append-only') await save(traj);
+              else await store.put(TRAJECTORY_COLLECTION, traj.runId, traj);
+            }
+          },
+          onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
+        }),
+      );
+      const [saved] = await unfinishedRuns(store);
+      expect(saved?.steps).toHaveLength(2);
+      expect(saved?.resume?.state).toBe('fix');
+      const resumed = await runAgent(opts({ llm: createScriptedProvider(REPLIES.slice(2)), resumeFrom: saved, record: storeRecorder(store) }));
+      expect(resumed.runId).toBe(saved!.runId);
+      expect(resumed.steps.map(comparableStep)).toEqual(whole.steps.map(comparableStep));
+      expect(resumed.outcome?.status).toBe('plausible');
+      expect(plain(await loadTrajectory(store, resumed.runId))).toEqual(plain(resumed));
+      expect(await unfinishedRuns(store)).toEqual([]);
+      // stored in the append-only format from then on
+      expect(await store.get(TRAJECTORY_COLLECTION, resumed.runId)).toMatchObject({ stepCount: 4 });
+    });
+  }
+
+  it('drops step records beyond the count when a run id is recorded again with fewer steps', async () => {
+    const store = new CountingRecordStore();
+    const t = await runAgent(opts({ record: storeRecorder(store) }));
+    const shorter: Trajectory = { ...plain(t), steps: plain(t.steps).slice(0, 2) };
+    await storeRecorder(store)(shorter);
+    expect(await store.list(TRAJECTORY_STEPS_COLLECTION)).toEqual([0, 1].map((i) => stepRecordId(t.runId, i)));
+    expect(plain(await loadTrajectory(store, t.runId))).toEqual(plain(shorter));
+  });
+
+  it('the run manager lists headers without reading steps and loads whole runs of either format', async () => {
+    const store = new CountingRecordStore();
+    const fresh = await runAgent(opts({ record: storeRecorder(store) }));
+    const old = await runAgent(opts({ llm: createScriptedProvider([fence(GOOD_DIFF)]) }));
+    await store.put(TRAJECTORY_COLLECTION, old.runId, old);
+    const reads: string[] = [];
+    const spying: RecordStore = {
+      put: (c, id, v) => store.put(c, id, v),
+      get: (c, id) => {
+        reads.push(c);
+        return store.get(c, id);
+      },
+      list: (c) => store.list(c),
+      delete: (c, id) => store.delete(c, id),
+    };
+    const runs = new RunManager({ platform: { records: spying } } as unknown as Engine, async () => undefined);
+    const list = await runs.list();
+    expect(list.map((r) => [r.runId, r.steps, r.status]).sort()).toEqual(
+      [
+        [fresh.runId, 4, 'plausible'],
+        [old.runId, 1, 'plausible'],
+      ].sort(),
+    );
+    expect(reads.every((c) => c === TRAJECTORY_COLLECTION)).toBe(true);
+    expect(plain(await runs.get(fresh.runId))).toEqual(plain(fresh));
+    expect(plain(await runs.get(old.runId))).toEqual(plain(old));
+  });
+});
