@@ -13,10 +13,12 @@ const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
 
 /**
  * JDK internals the warm harness uses (flags for compiling and running it): javac's JavacTaskPool (JShell's), so the
- * warm compiler reuses javac contexts, and the ASM inside java.base, which rebuilds batched variants' classes.
+ * warm compiler reuses javac contexts; javac's release platforms, so --release's ct.sym is opened once (ReleasePlatform);
+ * and the ASM inside java.base, which rebuilds batched variants' classes.
  */
 export const JAVAC_POOL_ACCESS = [
   '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED',
+  '--add-exports', 'jdk.compiler/com.sun.tools.javac.platform=ALL-UNNAMED',
   '--add-exports', 'java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED',
   '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.tree=ALL-UNNAMED',
 ];

@@ -103,6 +103,22 @@ public class LimitTest {
     expect(second.failingTests).toEqual(['demo.CalcTest::add']);
   });
 
+  it("compiles against the layout's --release API, warm as cold", async () => {
+    // String.isBlank() came with Java 11: a Java 8 project must not see it (the warm path resolves --release itself)
+    const patch = BUGGY_CALC.replace('return a - b;', 'return "".isBlank() ? a + b : 0;');
+    const verdicts: string[] = [];
+    for (const javaRelease of [8, 11]) {
+      for (const path of ['warm', 'cold'] as const) {
+        const ws = new FakeWorkspace(JUNIT4_PROJECT);
+        await ws.write(CALC, patch);
+        const r = await client.validate(ws, { ...LAYOUT, javaRelease }, { mode: 'listed', tests: ['demo.CalcTest::add'] }, { path });
+        expect(r.path).toBe(path);
+        verdicts.push(`${javaRelease} ${path}: ${r.compiled ? r.tests[0]!.status : r.diagnostics.map((d) => `${d.line} ${d.message.split('\n')[0]}`).join('; ')}`);
+      }
+    }
+    expect(verdicts).toEqual(['8 warm: 5 cannot find symbol', '8 cold: 5 cannot find symbol', '11 warm: pass', '11 cold: pass']);
+  });
+
   it('loads each validation in a fresh classloader (static state does not leak)', async () => {
     const base = {
       [CALC]: BUGGY_CALC.replace('public class Calc {', 'public class Calc {\n  public static int calls = 0;\n'),

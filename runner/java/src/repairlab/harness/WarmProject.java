@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +48,8 @@ final class WarmProject {
   final List<Path> resourceDirs = new ArrayList<>();
   final List<String> jars;
   final int release;
+  /** --release, resolved once (see ReleasePlatform) */
+  private final ReleasePlatform platform;
   private final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
   /** for the baseline and full rebuilds: class path = the project's jars */
   private final StandardJavaFileManager files;
@@ -70,6 +73,7 @@ final class WarmProject {
     for (String d : config.all("testResourceDir")) resourceDirs.add(root.resolve(d));
     jars = config.all("jar");
     release = Integer.parseInt(config.get("release", "11"));
+    platform = ReleasePlatform.open(release);
     files = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
     files.setLocation(StandardLocation.CLASS_PATH, files(jars));
     List<String> roots = new ArrayList<>(sourceDirs);
@@ -101,7 +105,9 @@ final class WarmProject {
   }
 
   private List<String> options() {
-    return new ArrayList<>(List.of("--release", String.valueOf(release), "-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
+    List<String> o = new ArrayList<>(platform.options);
+    o.addAll(List.of("-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
+    return o;
   }
 
   private static List<java.io.File> files(List<String> paths) {
@@ -128,7 +134,7 @@ final class WarmProject {
     files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(out.toFile()));
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(baseSources.values());
-    JavacTask task = (JavacTask) compiler.getTask(null, files, diags, options(), null, units);
+    JavacTask task = (JavacTask) compiler.getTask(null, platform.over(files), diags, options(), null, units);
     Map<String, String> sigs = new HashMap<>();
     Map<String, Set<String>> byFile = new HashMap<>();
     boolean ok = analyzeAndGenerate(task, sigs, byFile, names);
@@ -147,7 +153,20 @@ final class WarmProject {
   }
 
   private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<Path, String> names) {
+    return analyzeAndGenerate(task, sigs, byFile, names, null);
+  }
+
+  /** @param declared if not null, receives the top-level types the sources declare (even when they do not compile) */
+  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<Path, String> names, Set<String> declared) {
     try {
+      if (declared != null) {
+        for (com.sun.source.tree.CompilationUnitTree cu : task.parse()) {
+          String pkg = cu.getPackageName() == null ? "" : cu.getPackageName() + ".";
+          for (com.sun.source.tree.Tree t : cu.getTypeDecls()) {
+            if (t instanceof com.sun.source.tree.ClassTree) declared.add(pkg + ((com.sun.source.tree.ClassTree) t).getSimpleName());
+          }
+        }
+      }
       Elements elements = task.getElements();
       com.sun.source.util.Trees trees = com.sun.source.util.Trees.instance(task);
       for (Element e : task.analyze()) {
@@ -216,11 +235,12 @@ final class WarmProject {
   }
 
   /** Output classes to memory instead of disk. */
-  private final class MemoryFiles extends ForwardingJavaFileManager<StandardJavaFileManager> {
+  private final class MemoryFiles extends ForwardingJavaFileManager<JavaFileManager> {
     final Map<String, ByteArrayOutputStream> classes = new HashMap<>();
 
-    MemoryFiles(StandardJavaFileManager delegate) {
-      super(delegate);
+    /** @param project the project's file manager; the release's locations are added here */
+    MemoryFiles(StandardJavaFileManager project) {
+      super(platform.over(project));
     }
 
     @Override
@@ -299,11 +319,16 @@ final class WarmProject {
       mem = pooledFiles;
       mem.classes.clear();
       pooledDiagnostics.target = diags;
-      ok = pool.getTask(null, mem, pooledDiagnostics, options(), null, units, task -> analyzeAndGenerate((JavacTask) task, lastSigs, lastByFile, names));
-      if (confirmErrors && (!ok || hasErrors(diags))) {
-        // A reused context can go stale: once a patch compiled a class from source, the package member list it
-        // cached no longer offers that class from the baseline (javac then reports "cannot find symbol" for it).
-        // Errors are therefore confirmed by a fresh task, and a context that erred wrongly is thrown away.
+      Set<String> declared = new HashSet<>();
+      ok = pool.getTask(null, mem, pooledDiagnostics, options(), null, units, task -> analyzeAndGenerate((JavacTask) task, lastSigs, lastByFile, names, declared));
+      // A reused context can go stale: once a patch compiled a class from source, the package member list it
+      // cached no longer offers that class from the baseline (javac then reports "cannot find symbol" for it).
+      // That cannot happen while every class the context ever compiled from source is compiled from source again
+      // (write_fix's variants and an agent's successive edits of one file); otherwise errors are confirmed by a
+      // fresh task, and a context that erred wrongly is thrown away.
+      boolean mayBeStale = !declared.containsAll(pooledFromSource);
+      pooledFromSource.addAll(declared);
+      if (confirmErrors && mayBeStale && (!ok || hasErrors(diags))) {
         diags = new DiagnosticCollector<>();
         lastSigs = new HashMap<>();
         lastByFile = new HashMap<>();
@@ -312,6 +337,7 @@ final class WarmProject {
         if (ok && !hasErrors(diags)) {
           pool = createPool();
           pooledFiles = null;
+          pooledFromSource.clear();
         }
       }
     } else {
@@ -330,6 +356,8 @@ final class WarmProject {
    */
   private com.sun.tools.javac.api.JavacTaskPool pool = createPool();
   private MemoryFiles pooledFiles;
+  /** top-level types the pooled context has compiled from source since it was created */
+  private final Set<String> pooledFromSource = new HashSet<>();
   private final SwappableDiagnostics pooledDiagnostics = new SwappableDiagnostics();
 
   private static com.sun.tools.javac.api.JavacTaskPool createPool() {
