@@ -119,6 +119,43 @@ public class LimitTest {
     expect(verdicts).toEqual(['8 warm: 5 cannot find symbol', '8 cold: 5 cannot find symbol', '11 warm: pass', '11 cold: pass']);
   });
 
+  it('starts each test class uninterrupted even when an earlier one left its interrupt flag set', async () => {
+    const ws = new FakeWorkspace({
+      [CALC]: FIXED_CALC,
+      'src/test/java/demo/AInterruptsTest.java': `package demo;
+
+import org.junit.AfterClass;
+import org.junit.Test;
+
+public class AInterruptsTest {
+  @Test
+  public void leavesFlagSet() {}
+
+  @AfterClass
+  public static void interrupt() {
+    // JUnit clears the flag after each test, not after class-level methods
+    Thread.currentThread().interrupt();
+  }
+}
+`,
+      'src/test/java/demo/BSleepsTest.java': `package demo;
+
+import org.junit.Test;
+
+public class BSleepsTest {
+  @Test
+  public void sleeps() throws InterruptedException {
+    Thread.sleep(1);
+  }
+}
+`,
+    });
+    for (const path of ['warm', 'cold'] as const) {
+      const r = await client.validate(ws, LAYOUT, { mode: 'all' }, { path });
+      expect(r.tests.map((t) => `${t.id}:${t.status}`)).toEqual(['demo.AInterruptsTest::leavesFlagSet:pass', 'demo.BSleepsTest::sleeps:pass']);
+    }
+  });
+
   it('loads each validation in a fresh classloader (static state does not leak)', async () => {
     const base = {
       [CALC]: BUGGY_CALC.replace('public class Calc {', 'public class Calc {\n  public static int calls = 0;\n'),

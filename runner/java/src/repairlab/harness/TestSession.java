@@ -73,6 +73,7 @@ final class TestSession {
       if (stopped.equals("none")) runSuite(testClasses, new LinkedHashSet<>(listed), true);
       for (String id : listed) results.computeIfAbsent(id, k -> result(k, "not-run", 0, null));
     }
+    endTestThread();
     checkLeakedThreads();
   }
 
@@ -231,30 +232,77 @@ final class TestSession {
     if (poisonReason == null) poisonReason = "a test ran past its time limit";
   }
 
+  /**
+   * One thread runs this validation's test classes one after the other, as a build tool's test run does; a thread
+   * start costs ~1–2 ms on a busy machine, so one per class adds up over write_fix's variants. A test over its time
+   * stops that thread and the next class gets a new one.
+   */
+  private Thread worker;
+  private final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
+  private static final Runnable END = () -> {};
+
+  private Thread testThread() {
+    if (worker != null && worker.isAlive()) return worker;
+    tasks.clear();
+    Thread t = new Thread(group, () -> {
+      while (true) {
+        Runnable task;
+        try {
+          task = tasks.take();
+        } catch (InterruptedException e) {
+          continue; // a test left its interrupt flag set; only END ends this thread
+        }
+        if (task == END) return;
+        Thread.interrupted(); // each class starts uninterrupted, as on a fresh thread
+        task.run();
+      }
+    }, "repairlab-tests");
+    t.setContextClassLoader(loader);
+    t.setDaemon(true);
+    t.start();
+    worker = t;
+    return t;
+  }
+
+  /** Ends the test thread (before leaked threads are looked for). */
+  private void endTestThread() {
+    Thread t = worker;
+    worker = null;
+    if (t == null || !t.isAlive()) return;
+    tasks.add(END);
+    try {
+      t.join(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void runClass(Class<?> cls, Set<String> selected) {
     Set<String> remaining = new LinkedHashSet<>(selected);
     while (!remaining.isEmpty()) {
       Recorder rec = new Recorder(remaining);
       Set<String> batch = new LinkedHashSet<>(remaining);
       Throwable[] crash = {null};
-      Thread t = new Thread(group, () -> {
+      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+      Thread t = testThread();
+      tasks.add(() -> {
         try {
           engine.run(cls, batch, rec);
         } catch (Throwable x) {
           crash[0] = x;
+        } finally {
+          done.countDown();
         }
-      }, "repairlab-test-" + cls.getSimpleName());
-      t.setContextClassLoader(loader);
-      t.setDaemon(true);
-      t.start();
+      });
       boolean timedOut = false;
-      while (t.isAlive()) {
+      while (true) {
         try {
-          t.join(10);
+          if (done.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) break;
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
         }
+        if (!t.isAlive()) break;
         long now = System.currentTimeMillis();
         Runnable stopHook = null;
         boolean overTime = false;
@@ -269,12 +317,14 @@ final class TestSession {
         }
         if (overWall) {
           stopThread(t, stopHook);
+          worker = null;
           stopped = "wall-clock";
           for (String id : remaining) results.putIfAbsent(id, result(id, "not-run", 0, null));
           return;
         }
         if (overTime) {
           stopThread(t, stopHook);
+          worker = null;
           timedOut = true;
           break;
         }
