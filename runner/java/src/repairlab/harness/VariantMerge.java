@@ -68,6 +68,8 @@ final class VariantMerge {
     final List<Method> methods = new ArrayList<>();
     boolean ok = true;
     LineMap lineMap;
+    /** skeleton(), computed once (a batch may be planned again after a failed merged compile) */
+    String skeleton;
 
     Parsed(String source) {
       this.source = source;
@@ -161,7 +163,7 @@ final class VariantMerge {
       for (int site = 0; site < base.methods.size() && ok; site++) {
         Method bm = base.methods.get(site);
         Method m = p.methods.get(site);
-        if (body(base, bm).equals(body(p, m))) continue;
+        if (sameBody(base, bm, p, m)) continue;
         ok = !bm.constructor && bm.mergeableHere && !bm.bodyUnsafe && !m.bodyUnsafe && bm.header != null;
       }
       if (ok) mergeable.add(v);
@@ -184,13 +186,12 @@ final class VariantMerge {
     List<int[]> copySite = new ArrayList<>(); // copy id → {site, variant that first proposed it}
     for (int site = 0; site < methods; site++) {
       Method bm = base.methods.get(site);
-      String baseBody = body(base, bm);
       Map<String, Integer> copies = new HashMap<>();
       for (int v : group) {
         Parsed p = parsed.get(v);
         Method m = p.methods.get(site);
+        if (sameBody(base, bm, p, m)) continue;
         String b = body(p, m);
-        if (b.equals(baseBody)) continue;
         if (bm.constructor || !bm.mergeableHere || bm.bodyUnsafe || m.bodyUnsafe || bm.header == null) return null;
         Integer id = copies.get(b);
         if (id == null) {
@@ -239,6 +240,8 @@ final class VariantMerge {
     // who owns each merged line: copy lines belong to the variants using the copy; lines of a base body that some
     // variant replaces belong to the variants keeping it; everything else is shared (null)
     plan.lineOwners.add(null);
+    boolean[] differs = new boolean[methods];
+    for (Map<Integer, Integer> m : useCopy.values()) for (int site : m.keySet()) differs[site] = true;
     for (int[] o : origin) {
       Set<Integer> owners = null;
       if (o[0] < 0) {
@@ -248,7 +251,7 @@ final class VariantMerge {
       } else {
         for (int site = 0; site < methods; site++) {
           Method bm = base.methods.get(site);
-          if (o[0] < bm.bodyStartLine || o[0] > bm.bodyEndLine || !siteDiffers(site, useCopy)) continue;
+          if (!differs[site] || o[0] < bm.bodyStartLine || o[0] > bm.bodyEndLine) continue;
           owners = new TreeSet<>();
           for (int v : group) if (!useCopy.getOrDefault(v, Map.of()).containsKey(site)) owners.add(v);
         }
@@ -284,11 +287,6 @@ final class VariantMerge {
     return plan;
   }
 
-  private static boolean siteDiffers(int site, Map<Integer, Map<Integer, Integer>> useCopy) {
-    for (Map<Integer, Integer> m : useCopy.values()) if (m.containsKey(site)) return true;
-    return false;
-  }
-
   static String copyName(int site, int copy) {
     return COPY_PREFIX + site + "$" + copy;
   }
@@ -301,12 +299,22 @@ final class VariantMerge {
     }
   }
 
+  private static boolean sameBody(Parsed a, Method am, Parsed b, Method bm) {
+    int n = am.bodyEnd - am.bodyStart;
+    return n == bm.bodyEnd - bm.bodyStart && a.source.regionMatches(am.bodyStart, b.source, bm.bodyStart, n);
+  }
+
   private static String body(Parsed p, Method m) {
     return p.source.substring(m.bodyStart, m.bodyEnd);
   }
 
   /** The text outside method bodies with comments blanked and spacing collapsed (line breaks kept). */
   private static String skeleton(Parsed p) {
+    if (p.skeleton == null) p.skeleton = computeSkeleton(p);
+    return p.skeleton;
+  }
+
+  private static String computeSkeleton(Parsed p) {
     StringBuilder b = new StringBuilder();
     int cursor = 0;
     for (Method m : p.methods) {
@@ -317,13 +325,38 @@ final class VariantMerge {
     return normalise(blankComments(b.toString()));
   }
 
+  /** Each line trimmed (String.trim) with runs of spaces, tabs, form feeds and CRs inside collapsed to one space. */
   static String normalise(String s) {
-    StringBuilder out = new StringBuilder();
-    for (String line : s.split("\n", -1)) out.append(line.trim().replaceAll("[ \t\f\r]+", " ")).append('\n');
+    StringBuilder out = new StringBuilder(s.length());
+    int n = s.length();
+    int lineStart = 0;
+    while (lineStart <= n) {
+      int lineEnd = s.indexOf('\n', lineStart);
+      if (lineEnd < 0) lineEnd = n;
+      int from = lineStart;
+      int to = lineEnd;
+      while (from < to && s.charAt(from) <= ' ') from++;
+      while (to > from && s.charAt(to - 1) <= ' ') to--;
+      for (int i = from; i < to; i++) {
+        char c = s.charAt(i);
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+          while (i + 1 < to && isRunSpace(s.charAt(i + 1))) i++;
+          out.append(' ');
+        } else {
+          out.append(c);
+        }
+      }
+      out.append('\n');
+      lineStart = lineEnd + 1;
+    }
     // blank lines after the last code move nothing
     int end = out.length();
     while (end > 0 && out.charAt(end - 1) == '\n') end--;
     return out.substring(0, end);
+  }
+
+  private static boolean isRunSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\f' || c == '\r';
   }
 
   /** Comments replaced by spaces (line breaks kept), string, char and text-block literals left alone. */
@@ -387,12 +420,50 @@ final class VariantMerge {
     }
   }
 
+  /**
+   * Parse-only tasks reuse one javac context (a fresh task sets up a context and a file manager each time, most of a
+   * small parse). A reused context keeps the diagnostic listener of its first task, hence the swappable one.
+   */
+  private static final com.sun.tools.javac.api.JavacTaskPool PARSER_POOL = parserPool();
+  private static final javax.tools.StandardJavaFileManager PARSER_FILES = COMPILER.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+  private static final Swappable PARSER_DIAGNOSTICS = new Swappable();
+
+  private static com.sun.tools.javac.api.JavacTaskPool parserPool() {
+    try {
+      return new com.sun.tools.javac.api.JavacTaskPool(1);
+    } catch (Throwable t) {
+      return null;
+    }
+  }
+
+  private static final class Swappable implements javax.tools.DiagnosticListener<JavaFileObject> {
+    DiagnosticCollector<JavaFileObject> target;
+
+    @Override
+    public void report(Diagnostic<? extends JavaFileObject> d) {
+      if (target != null) target.report(d);
+    }
+  }
+
   private static Map<Integer, Parsed> parseAll(Map<Integer, String> sources) {
-    Map<Integer, Parsed> out = new LinkedHashMap<>();
     List<Unit> units = new ArrayList<>();
     for (Map.Entry<Integer, String> e : sources.entrySet()) units.add(new Unit(e.getKey(), e.getValue()));
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-    JavacTask task = (JavacTask) COMPILER.getTask(null, null, diags, List.of("-proc:none"), null, units);
+    List<String> options = List.of("-proc:none");
+    if (PARSER_POOL == null) return parseWith((JavacTask) COMPILER.getTask(null, PARSER_FILES, diags, options, null, units), sources, units, diags);
+    synchronized (PARSER_POOL) {
+      PARSER_DIAGNOSTICS.target = diags;
+      try {
+        return PARSER_POOL.getTask(null, PARSER_FILES, PARSER_DIAGNOSTICS, options, null, units, task -> parseWith((JavacTask) task, sources, units, diags));
+      } finally {
+        PARSER_DIAGNOSTICS.target = null;
+      }
+    }
+  }
+
+  /** Parses within the task (its trees' positions are the task's) and collects what merging needs. */
+  private static Map<Integer, Parsed> parseWith(JavacTask task, Map<Integer, String> sources, List<Unit> units, DiagnosticCollector<JavaFileObject> diags) {
+    Map<Integer, Parsed> out = new LinkedHashMap<>();
     Iterable<? extends CompilationUnitTree> trees;
     try {
       trees = task.parse();
