@@ -2,14 +2,14 @@
 // and then validates patches by compiling only changed files in memory and loading them in a fresh classloader.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
 import { JAVAC_POOL_ACCESS, projectJars, runtimeJars } from './java-env.ts';
 import { killTree, ProtocolReader } from './proc.ts';
-import { writeRequestFile, type RequestEntries } from './request-file.ts';
+import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
 
 /** How long a worker may take to start and compile the base project. */
@@ -51,7 +51,6 @@ export class WarmWorker {
   private child!: ChildProcess;
   private pending: ((msg: Record<string, unknown> | Error) => void) | undefined;
   private stderrTail = '';
-  private seq = 0;
   baselineCompiled = false;
 
   private constructor(
@@ -63,7 +62,6 @@ export class WarmWorker {
   static async start(ctx: RunnerContext, key: string, treeId: string, treeDir: string, layout: ProjectLayout): Promise<WarmWorker> {
     const dir = workDir(ctx, 'warm', randomUUID());
     await mkdir(path.join(dir, 'out'), { recursive: true });
-    await mkdir(path.join(dir, 'req'), { recursive: true });
     const config: RequestEntries = [
       ['root', treeDir],
       ['out', path.join(dir, 'out')],
@@ -148,13 +146,10 @@ export class WarmWorker {
   }
 
   /**
-   * Writes one validation's request file and its changed files: into a fresh directory under req/, or, for a batch,
-   * into the batch's directory under names starting with `prefix` (fewer directories to create).
+   * One validation's request and the changed files it names, as bundle files named with `prefix` (the harness keeps
+   * them in memory; the repo path travels in the request).
    */
-  private async writeRequest(job: WarmJob, into?: { dir: string; prefix: string }): Promise<{ dir: string; file: string }> {
-    const reqDir = into?.dir ?? path.join(this.dir, 'req', String(++this.seq));
-    const prefix = into?.prefix ?? '';
-    if (!into) await mkdir(reqDir, { recursive: true });
+  private static requestFiles(job: WarmJob, prefix: string): { name: string; files: Array<[name: string, content: string]> } {
     const entries: RequestEntries = [
       ['mode', job.tests.mode],
       ['perTestTimeoutMs', job.limits.perTestTimeoutMs],
@@ -162,29 +157,28 @@ export class WarmWorker {
       ['coverage', job.coverage],
     ];
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
-    const writes: Array<Promise<void>> = [];
-    let n = 0;
+    const files: Array<[string, string]> = [];
     for (const [file, content] of Object.entries(job.overlay)) {
       if (content === null) {
         entries.push(['deleted', file]);
         continue;
       }
-      // the harness reads the changed file's content from here (javac wants the file's own name; the repo path
-      // travels in the request)
-      const target = path.join(reqDir, `${prefix}src-${n++}`, path.basename(file));
-      writes.push(mkdir(path.dirname(target)).then(() => writeFile(target, content)));
-      entries.push(['changed', `${file}\t${target}`]);
+      const name = `${prefix}src-${files.length}`;
+      files.push([name, content]);
+      entries.push(['changed', `${file}\t${name}`]);
     }
-    const file = path.join(reqDir, `${prefix}request.txt`);
-    writes.push(writeRequestFile(file, entries));
-    await Promise.all(writes);
-    return { dir: reqDir, file };
+    const name = `${prefix}request`;
+    files.push([name, requestText(entries)]);
+    return { name, files };
   }
 
-  /** Sends one protocol line and waits for the answer; a dead JVM or an overrun kills the worker. */
-  private async exchange(line: string, timeoutMs: number): Promise<{ msg: Record<string, unknown> } | { failure: string; overran: boolean }> {
+  /** Sends a command with its bundle and waits for the answer; a dead JVM or an overrun kills the worker. */
+  private async exchange(command: 'VALIDATE' | 'VALIDATE_BATCH', jobs: WarmJob[], timeoutMs: number): Promise<{ msg: Record<string, unknown> } | { failure: string; overran: boolean }> {
+    const reqs = jobs.map((job, i) => WarmWorker.requestFiles(job, `v${i}/`));
+    const bundle = bundleOf(reqs.map((r) => r.name), reqs.flatMap((r) => r.files));
     const answer = this.next(timeoutMs);
-    this.child.stdin!.write(`${line}\n`);
+    this.child.stdin!.write(`${command} ${bundle.length}\n`);
+    this.child.stdin!.write(bundle);
     try {
       return { msg: await answer };
     } catch (e) {
@@ -198,16 +192,10 @@ export class WarmWorker {
   async validate(job: WarmJob): Promise<HarnessAnswer> {
     if (this.dead) throw new Error('worker is dead');
     this.runs++;
-    const req = await this.writeRequest(job);
-    await this.ctx.sandbox.prepareWritable(req.dir);
     const t0 = Date.now();
-    try {
-      const r = await this.exchange(`VALIDATE ${req.file}`, job.limits.wallClockMs + GRACE_MS);
-      if ('msg' in r) return readHarnessAnswer(r.msg);
-      return crashAnswer(r.failure, r.overran, Date.now() - t0);
-    } finally {
-      rm(req.dir, { recursive: true, force: true }).catch(() => undefined);
-    }
+    const r = await this.exchange('VALIDATE', [job], job.limits.wallClockMs + GRACE_MS);
+    if ('msg' in r) return readHarnessAnswer(r.msg);
+    return crashAnswer(r.failure, r.overran, Date.now() - t0);
   }
 
   /**
@@ -218,31 +206,20 @@ export class WarmWorker {
   async validateBatch(jobs: WarmJob[]): Promise<Array<HarnessAnswer | null>> {
     if (this.dead) throw new Error('worker is dead');
     this.runs += jobs.length;
-    const batchDir = path.join(this.dir, 'req', `batch-${++this.seq}`);
-    try {
-      await mkdir(batchDir, { recursive: true });
-      const reqs = await Promise.all(jobs.map((job, i) => this.writeRequest(job, { dir: batchDir, prefix: `v${i}-` })));
-      const batchFile = path.join(batchDir, 'batch.txt');
-      await writeRequestFile(batchFile, [['scratch', batchDir], ...reqs.map((r): [string, string] => ['request', r.file])]);
-      // the harness writes merged units into the batch directory
-      await this.ctx.sandbox.prepareWritable(batchDir);
-      // each validation keeps its own wall clock inside the harness; the exchange as a whole gets their sum
-      const timeoutMs = jobs.reduce((a, j) => a + j.limits.wallClockMs, 0) + GRACE_MS;
-      const r = await this.exchange(`VALIDATE_BATCH ${batchFile}`, timeoutMs);
-      if (!('msg' in r)) return jobs.map(() => null);
-      if (typeof r.msg.error === 'string' || !Array.isArray(r.msg.batch)) {
-        if (r.msg.poisoned === true) this.kill();
-        return jobs.map(() => null);
-      }
-      const answers = r.msg.batch as unknown[];
-      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(`batch of ${jobs.length}: merged ${String(r.msg.merged)}, phases ${JSON.stringify(r.msg.phasesMs)}${r.msg.note ? `, ${String(r.msg.note)}` : ''}`);
-      return jobs.map((_, i) => {
-        const a = answers[i];
-        return a && typeof a === 'object' ? readHarnessAnswer(a as Record<string, unknown>) : null;
-      });
-    } finally {
-      rm(batchDir, { recursive: true, force: true }).catch(() => undefined);
+    // each validation keeps its own wall clock inside the harness; the exchange as a whole gets their sum
+    const timeoutMs = jobs.reduce((a, j) => a + j.limits.wallClockMs, 0) + GRACE_MS;
+    const r = await this.exchange('VALIDATE_BATCH', jobs, timeoutMs);
+    if (!('msg' in r)) return jobs.map(() => null);
+    if (typeof r.msg.error === 'string' || !Array.isArray(r.msg.batch)) {
+      if (r.msg.poisoned === true) this.kill();
+      return jobs.map(() => null);
     }
+    const answers = r.msg.batch as unknown[];
+    if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(`batch of ${jobs.length}: merged ${String(r.msg.merged)}, phases ${JSON.stringify(r.msg.phasesMs)}${r.msg.note ? `, ${String(r.msg.note)}` : ''}`);
+    return jobs.map((_, i) => {
+      const a = answers[i];
+      return a && typeof a === 'object' ? readHarnessAnswer(a as Record<string, unknown>) : null;
+    });
   }
 
   kill(): void {

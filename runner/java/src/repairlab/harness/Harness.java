@@ -1,9 +1,7 @@
 package repairlab.harness;
 
-import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -96,9 +94,11 @@ public final class Harness {
     ready.put("diagnostics", base.diagnostics);
     ready.put("compileMs", base.ms);
     send(ready);
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    // the protocol owns stdin; code under test reading System.in gets an empty stream, not the next request
+    java.io.InputStream in = new java.io.BufferedInputStream(System.in);
+    System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
     String line;
-    while ((line = in.readLine()) != null) {
+    while ((line = readLine(in)) != null) {
       if (line.equals("EXIT")) return;
       boolean batch = line.startsWith("VALIDATE_BATCH ");
       if (!batch && !line.startsWith("VALIDATE ")) {
@@ -107,7 +107,11 @@ public final class Harness {
       }
       Map<String, Object> out;
       try {
-        out = batch ? validateBatch(project, engine, Request.read(Path.of(line.substring(15)))) : validateWarm(project, engine, Request.read(Path.of(line.substring(9))));
+        int size = Integer.parseInt(line.substring(line.indexOf(' ') + 1).trim());
+        byte[] data = in.readNBytes(size);
+        if (data.length < size) return; // the runner went away mid-request
+        Bundle bundle = Bundle.parse(data);
+        out = batch ? validateBatch(project, engine, bundle) : validateWarm(project, engine, bundle.requests.get(0), bundle);
       } catch (Throwable t) {
         out = new LinkedHashMap<>();
         out.put("error", t.toString());
@@ -118,18 +122,18 @@ public final class Harness {
     }
   }
 
-  private static Map<String, Path> changedOf(Request req) {
-    Map<String, Path> changed = new LinkedHashMap<>();
-    for (String v : req.all("changed")) {
-      int tab = v.indexOf('\t');
-      changed.put(v.substring(0, tab), Path.of(v.substring(tab + 1)));
-    }
-    return changed;
+  /** One protocol line (UTF-8, without its line break), or null at the end of input. */
+  private static String readLine(java.io.InputStream in) throws java.io.IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(64);
+    int c;
+    while ((c = in.read()) != -1 && c != '\n') b.write(c);
+    if (c == -1 && b.size() == 0) return null;
+    return b.toString(StandardCharsets.UTF_8);
   }
 
-  private static Map<String, Object> validateWarm(WarmProject project, TestEngine engine, Request req) {
+  private static Map<String, Object> validateWarm(WarmProject project, TestEngine engine, Request req, Bundle bundle) {
     long t0 = System.currentTimeMillis();
-    Map<String, Path> changed = changedOf(req);
+    Map<String, String> changed = bundle.changed(req);
     Set<String> deleted = new LinkedHashSet<>(req.all("deleted"));
     return testCompiled(project, engine, req, changed.keySet(), deleted, project.compilePatch(changed, deleted), t0);
   }
@@ -140,15 +144,14 @@ public final class Harness {
    * own classes (VariantSpecializer); the rest, and any whose merged compile failed, are validated one by one.
    * Answers come back in request order: {"batch": [answer, ...]}.
    */
-  private static Map<String, Object> validateBatch(WarmProject project, TestEngine engine, Request batch) throws java.io.IOException {
-    List<Request> reqs = new ArrayList<>();
-    for (String f : batch.all("request")) reqs.add(Request.read(Path.of(f)));
-    Path scratch = Path.of(batch.get("scratch", System.getProperty("java.io.tmpdir")));
+  private static Map<String, Object> validateBatch(WarmProject project, TestEngine engine, Bundle bundle) {
+    long tBatch = System.nanoTime();
+    List<Request> reqs = bundle.requests;
     List<Map<String, Object>> answers = new ArrayList<>();
     for (int i = 0; i < reqs.size(); i++) answers.add(null);
     Set<Integer> merged = new TreeSet<>();
     try {
-      mergeAndTest(project, engine, reqs, scratch, answers, merged);
+      mergeAndTest(project, engine, reqs, bundle, answers, merged);
     } catch (RuntimeException | java.io.IOException | LinkageError e) {
       // a merge that cannot be planned or rebuilt leaves the variants to the one-by-one path
       NOTE = "merge failed: " + e;
@@ -160,7 +163,7 @@ public final class Harness {
       if (answers.get(i) == null) {
         captured.reset();
         long tAlone = System.nanoTime();
-        Map<String, Object> a = validateWarm(project, engine, reqs.get(i));
+        Map<String, Object> a = validateWarm(project, engine, reqs.get(i), bundle);
         phase("alone", tAlone);
         answers.set(i, a);
         poisoned = Boolean.TRUE.equals(a.get("poisoned"));
@@ -169,6 +172,7 @@ public final class Harness {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("batch", answers);
     out.put("merged", merged.size());
+    phase("total", tBatch);
     out.put("phasesMs", new LinkedHashMap<>(PHASES));
     if (NOTE != null) out.put("note", NOTE);
     NOTE = null;
@@ -185,27 +189,32 @@ public final class Harness {
     PHASES.merge(name, (System.nanoTime() - sinceNanos) / 1_000_000, Long::sum);
   }
 
-  private static void mergeAndTest(WarmProject project, TestEngine engine, List<Request> reqs, Path scratch, List<Map<String, Object>> answers, Set<Integer> mergedOut)
+  private static void mergeAndTest(WarmProject project, TestEngine engine, List<Request> reqs, Bundle bundle, List<Map<String, Object>> answers, Set<Integer> mergedOut)
       throws java.io.IOException {
     if (reqs.size() < 2) return;
     long tRead = System.nanoTime();
-    List<Map<String, Path>> changed = new ArrayList<>();
+    List<Map<String, String>> changed = new ArrayList<>();
     for (Request r : reqs) {
       if (!r.all("deleted").isEmpty()) return;
-      changed.add(changedOf(r));
+      changed.add(bundle.changed(r));
     }
     // exactly one file may differ between the variants, and it must be Java source
     Set<String> paths = new TreeSet<>();
-    for (Map<String, Path> c : changed) paths.addAll(c.keySet());
+    for (Map<String, String> c : changed) paths.addAll(c.keySet());
+    Map<String, String> baseTexts = new java.util.HashMap<>();
     Map<String, Map<Integer, String>> contents = new LinkedHashMap<>();
     String differing = null;
     for (String p : paths) {
       Map<Integer, String> byVariant = new LinkedHashMap<>();
       for (int i = 0; i < changed.size(); i++) {
-        Path f = changed.get(i).get(p);
-        Path source = f != null ? f : project.baseSources.get(p);
-        if (source == null) return;
-        byVariant.put(i, java.nio.file.Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
+        String text = changed.get(i).get(p);
+        if (text == null) {
+          Path source = project.baseSources.get(p);
+          if (source == null) return;
+          text = baseTexts.get(p);
+          if (text == null) baseTexts.put(p, text = java.nio.file.Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        byVariant.put(i, text);
       }
       contents.put(p, byVariant);
       if (new java.util.HashSet<>(byVariant.values()).size() > 1) {
@@ -230,11 +239,8 @@ public final class Harness {
         NOTE = "nothing to merge among " + candidates;
         return;
       }
-      Path mergedFile = scratch.resolve("merged-" + attempt).resolve(Path.of(differing).getFileName());
-      java.nio.file.Files.createDirectories(mergedFile.getParent());
-      java.nio.file.Files.writeString(mergedFile, plan.merged, java.nio.charset.StandardCharsets.UTF_8);
-      Map<String, Path> mergedChanged = new LinkedHashMap<>(changed.get(plan.members.get(0)));
-      mergedChanged.put(differing, mergedFile);
+      Map<String, String> mergedChanged = new LinkedHashMap<>(changed.get(plan.members.get(0)));
+      mergedChanged.put(differing, plan.merged);
       long t0 = System.currentTimeMillis();
       long tCompile = System.nanoTime();
       WarmProject.Outcome compiled = project.compilePatch(mergedChanged, Set.of(), false);

@@ -17,8 +17,12 @@ final class Request {
   final Map<String, List<String>> values = new LinkedHashMap<>();
 
   static Request read(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8));
+  }
+
+  static Request parse(String text) {
     Request r = new Request();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+    for (String line : text.split("\n")) {
       if (line.isEmpty()) continue;
       int tab = line.indexOf('\t');
       String key = tab < 0 ? line : line.substring(0, tab);

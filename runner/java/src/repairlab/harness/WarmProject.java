@@ -129,11 +129,10 @@ final class WarmProject {
     long t0 = System.currentTimeMillis();
     Files.createDirectories(out);
     Outcome o = new Outcome();
-    Map<Path, String> names = new HashMap<>();
-    for (Map.Entry<String, Path> e : baseSources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
+    Map<URI, String> names = new HashMap<>();
     files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(out.toFile()));
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-    Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(baseSources.values());
+    List<JavaFileObject> units = units(files, baseSources, Map.of(), names);
     JavacTask task = (JavacTask) compiler.getTask(null, platform.over(files), diags, options(), null, units);
     Map<String, String> sigs = new HashMap<>();
     Map<String, Set<String>> byFile = new HashMap<>();
@@ -152,12 +151,12 @@ final class WarmProject {
     return o;
   }
 
-  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<Path, String> names) {
+  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<URI, String> names) {
     return analyzeAndGenerate(task, sigs, byFile, names, null);
   }
 
   /** @param declared if not null, receives the top-level types the sources declare (even when they do not compile) */
-  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<Path, String> names, Set<String> declared) {
+  private static boolean analyzeAndGenerate(JavacTask task, Map<String, String> sigs, Map<String, Set<String>> byFile, Map<URI, String> names, Set<String> declared) {
     try {
       if (declared != null) {
         for (com.sun.source.tree.CompilationUnitTree cu : task.parse()) {
@@ -174,7 +173,7 @@ final class WarmProject {
           TypeElement te = (TypeElement) e;
           String file = null;
           com.sun.source.util.TreePath path = trees.getPath(te);
-          if (path != null) file = names.get(Path.of(path.getCompilationUnit().getSourceFile().toUri()).toAbsolutePath());
+          if (path != null) file = names.get(path.getCompilationUnit().getSourceFile().toUri());
           signature(te, elements, sigs, file, byFile);
         }
       }
@@ -211,7 +210,7 @@ final class WarmProject {
     return false;
   }
 
-  private static List<Map<String, Object>> convert(DiagnosticCollector<JavaFileObject> diags, Map<Path, String> names) {
+  private static List<Map<String, Object>> convert(DiagnosticCollector<JavaFileObject> diags, Map<URI, String> names) {
     List<Map<String, Object>> list = new ArrayList<>();
     for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
       boolean error = d.getKind() == Diagnostic.Kind.ERROR;
@@ -221,8 +220,9 @@ final class WarmProject {
       Map<String, Object> m = new LinkedHashMap<>();
       String file = "";
       if (d.getSource() != null) {
-        Path p = Path.of(d.getSource().toUri()).toAbsolutePath();
-        file = names.getOrDefault(p, p.toString());
+        URI uri = d.getSource().toUri();
+        file = names.get(uri);
+        if (file == null) file = "file".equals(uri.getScheme()) ? Path.of(uri).toString() : String.valueOf(uri.getPath());
       }
       m.put("file", file);
       m.put("line", (int) Math.max(0, d.getLineNumber()));
@@ -257,10 +257,10 @@ final class WarmProject {
   }
 
   /**
-   * Compiles a patch: `changed` maps repo paths to the files holding their new content, `deleted` lists removed
-   * .java files. Incremental when the API of every changed type is unchanged, otherwise a full in-memory rebuild.
+   * Compiles a patch: `changed` maps repo paths to their new content, `deleted` lists removed .java files.
+   * Incremental when the API of every changed type is unchanged, otherwise a full in-memory rebuild.
    */
-  Outcome compilePatch(Map<String, Path> changed, Set<String> deleted) {
+  Outcome compilePatch(Map<String, String> changed, Set<String> deleted) {
     return compilePatch(changed, deleted, true);
   }
 
@@ -268,7 +268,7 @@ final class WarmProject {
    * @param confirmErrors whether errors of a reused javac context are confirmed by a fresh one (see compileInto); a
    *   batch's merged compile skips that, because its errors only send variants to be validated alone
    */
-  Outcome compilePatch(Map<String, Path> changed, Set<String> deleted, boolean confirmErrors) {
+  Outcome compilePatch(Map<String, String> changed, Set<String> deleted, boolean confirmErrors) {
     long t0 = System.currentTimeMillis();
     Outcome o = new Outcome();
     if (changed.isEmpty() && deleted.isEmpty()) {
@@ -278,7 +278,7 @@ final class WarmProject {
     }
     boolean needFull = !baselineCompiled || !deleted.isEmpty();
     if (!needFull) {
-      compileInto(o, changed, true, confirmErrors);
+      compileInto(o, Map.of(), changed, true, confirmErrors);
       if (!o.compiled) {
         o.ms = System.currentTimeMillis() - t0;
         return o;
@@ -286,11 +286,11 @@ final class WarmProject {
       needFull = apiChanged(o, changed);
     }
     if (needFull) {
-      Map<String, Path> all = new TreeMap<>(baseSources);
-      for (String d : deleted) all.remove(d);
-      all.putAll(changed);
+      Map<String, Path> unchanged = new TreeMap<>(baseSources);
+      unchanged.keySet().removeAll(deleted);
+      unchanged.keySet().removeAll(changed.keySet());
       Outcome full = new Outcome();
-      compileInto(full, all, false, true);
+      compileInto(full, unchanged, changed, false, true);
       full.full = true;
       full.ms = System.currentTimeMillis() - t0;
       return full;
@@ -302,14 +302,56 @@ final class WarmProject {
   private Map<String, String> lastSigs = new HashMap<>();
   private Map<String, Set<String>> lastByFile = new HashMap<>();
 
-  private void compileInto(Outcome o, Map<String, Path> sources, boolean againstBaseline, boolean confirmErrors) {
-    Map<Path, String> names = new HashMap<>();
-    for (Map.Entry<String, Path> e : sources.entrySet()) names.put(e.getValue().toAbsolutePath(), e.getKey());
-    StandardJavaFileManager delegate = againstBaseline ? incrementalFiles : files;
+  /**
+   * The compilation units for repo paths read from `files` and repo paths whose content is `texts`; `names`
+   * receives each unit's URI → its repo path (diagnostics and declared types are reported by repo path).
+   */
+  private static List<JavaFileObject> units(StandardJavaFileManager fm, Map<String, Path> files, Map<String, String> texts, Map<URI, String> names) {
+    List<JavaFileObject> units = new ArrayList<>();
+    for (Map.Entry<String, Path> e : files.entrySet()) {
+      for (JavaFileObject u : fm.getJavaFileObjects(e.getValue())) {
+        units.add(u);
+        names.put(u.toUri(), e.getKey());
+      }
+    }
+    for (Map.Entry<String, String> e : texts.entrySet()) {
+      TextSource u = new TextSource(e.getKey(), e.getValue());
+      units.add(u);
+      names.put(u.toUri(), e.getKey());
+    }
+    return units;
+  }
+
+  /** A patched source held in memory, named by its repo path (javac checks a public class against the file name). */
+  private static final class TextSource extends SimpleJavaFileObject {
+    private final String text;
+
+    TextSource(String repoPath, String text) {
+      super(uriOf(repoPath), JavaFileObject.Kind.SOURCE);
+      this.text = text;
+    }
+
+    private static URI uriOf(String repoPath) {
+      try {
+        return new URI("mem", null, "/" + repoPath, null);
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException("not a usable source path: " + repoPath, e);
+      }
+    }
+
+    @Override
+    public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+      return text;
+    }
+  }
+
+  private void compileInto(Outcome o, Map<String, Path> files, Map<String, String> texts, boolean againstBaseline, boolean confirmErrors) {
+    Map<URI, String> names = new HashMap<>();
+    StandardJavaFileManager delegate = againstBaseline ? incrementalFiles : this.files;
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     lastSigs = new HashMap<>();
     lastByFile = new HashMap<>();
-    Iterable<? extends JavaFileObject> units = delegate.getJavaFileObjectsFromPaths(sources.values());
+    List<JavaFileObject> units = units(delegate, files, texts, names);
     MemoryFiles mem;
     boolean ok;
     if (againstBaseline && pool != null) {
@@ -378,7 +420,7 @@ final class WarmProject {
     }
   }
 
-  private boolean apiChanged(Outcome o, Map<String, Path> changed) {
+  private boolean apiChanged(Outcome o, Map<String, String> changed) {
     for (String file : changed.keySet()) {
       Set<String> before = baselineTypesByFile.getOrDefault(file, Set.of());
       Set<String> after = lastByFile.getOrDefault(file, Set.of());
