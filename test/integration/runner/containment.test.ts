@@ -68,6 +68,12 @@ public class HostileTest {
   }
 
   @Test
+  public void readsStdin() throws Exception {
+    // the warm worker's requests arrive on its stdin: code under test must not see (or steal) them
+    assertEquals(-1, System.in.read());
+  }
+
+  @Test
   public void opensANetworkSocket() throws Exception {
     try (java.net.Socket s = new java.net.Socket()) {
       s.connect(new java.net.InetSocketAddress("127.0.0.1", ${port}), 2000);
@@ -153,6 +159,12 @@ describe.each(['warm', 'cold'] as const)('hostile tests on the %s path', (path) 
   const warmOnly = (name: string, fn: () => Promise<void>) => {
     if (path === 'warm') it(name, fn);
   };
+
+  it('gives code under test an empty stdin', async () => {
+    const r = await run('readsStdin', { perTestTimeoutMs: 3000 });
+    expect(only(r, 'demo.HostileTest::readsStdin').status).toBe('pass');
+    await healthyAfter();
+  });
 
   warmOnly('blocks starting processes', async () => {
     const r = await run('forksAProcess');
