@@ -74,6 +74,8 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
           argv: [
             'javac', `-J-Xmx${ctx.jvm.heapMb}m`, '-J-XX:+UseSerialGC',
             '-d', dest, '--release', String(layout.javaRelease), '-encoding', 'UTF-8', '-proc:none', '-g', '-nowarn', '-Xmaxerrs', '100',
+            // string concatenation as StringBuilder calls, as on the warm path (WarmProject.options says why)
+            '-XDstringConcat=inline',
             '-cp', [...classDirs, ...jars].join(':'), `@${argFile}`,
           ],
           binds,

@@ -240,20 +240,32 @@ final class VariantMerge {
     // who owns each merged line: copy lines belong to the variants using the copy; lines of a base body that some
     // variant replaces belong to the variants keeping it; everything else is shared (null)
     plan.lineOwners.add(null);
-    boolean[] differs = new boolean[methods];
-    for (Map<Integer, Integer> m : useCopy.values()) for (int site : m.keySet()) differs[site] = true;
+    // owner sets are shared between lines (they are only read)
+    List<Set<Integer>> copyOwners = new ArrayList<>();
+    for (int id = 0; id < copySite.size(); id++) {
+      Set<Integer> owners = new TreeSet<>();
+      for (int v : group) if (Integer.valueOf(id).equals(useCopy.getOrDefault(v, Map.of()).get(copySite.get(id)[0]))) owners.add(v);
+      copyOwners.add(owners);
+    }
+    List<Set<Integer>> keepers = new ArrayList<>(); // per site: the variants keeping the base's body, if some replace it
+    for (int site = 0; site < methods; site++) {
+      Set<Integer> keep = null;
+      for (Map<Integer, Integer> m : useCopy.values()) {
+        if (!m.containsKey(site)) continue;
+        keep = new TreeSet<>();
+        for (int v : group) if (!useCopy.getOrDefault(v, Map.of()).containsKey(site)) keep.add(v);
+        break;
+      }
+      keepers.add(keep);
+    }
     for (int[] o : origin) {
       Set<Integer> owners = null;
       if (o[0] < 0) {
-        int id = -1 - o[0];
-        owners = new TreeSet<>();
-        for (int v : group) if (Integer.valueOf(id).equals(useCopy.getOrDefault(v, Map.of()).get(copySite.get(id)[0]))) owners.add(v);
+        owners = copyOwners.get(-1 - o[0]);
       } else {
         for (int site = 0; site < methods; site++) {
           Method bm = base.methods.get(site);
-          if (!differs[site] || o[0] < bm.bodyStartLine || o[0] > bm.bodyEndLine) continue;
-          owners = new TreeSet<>();
-          for (int v : group) if (!useCopy.getOrDefault(v, Map.of()).containsKey(site)) owners.add(v);
+          if (keepers.get(site) != null && o[0] >= bm.bodyStartLine && o[0] <= bm.bodyEndLine) owners = keepers.get(site);
         }
       }
       plan.lineOwners.add(owners);
@@ -262,7 +274,17 @@ final class VariantMerge {
       Parsed p = parsed.get(v);
       Map<Integer, Integer> uses = useCopy.getOrDefault(v, Map.of());
       Map<String, String> moves = new HashMap<>();
-      for (Map.Entry<Integer, Integer> u : uses.entrySet()) moves.put(copyName(u.getKey(), u.getValue()), base.methods.get(u.getKey()).name);
+      // per replaced site: where the base body ends and how many lines longer the variant's body is
+      int[] ends = new int[uses.size()];
+      int[] deltas = new int[uses.size()];
+      int k = 0;
+      for (Map.Entry<Integer, Integer> u : uses.entrySet()) {
+        moves.put(copyName(u.getKey(), u.getValue()), base.methods.get(u.getKey()).name);
+        Method bm = base.methods.get(u.getKey());
+        Method vm = p.methods.get(u.getKey());
+        ends[k] = bm.bodyEndLine;
+        deltas[k++] = (vm.bodyEndLine - vm.bodyStartLine) - (bm.bodyEndLine - bm.bodyStartLine);
+      }
       plan.transplants.put(v, moves);
       int[] map = new int[origin.size() + 1];
       for (int line = 1; line <= origin.size(); line++) {
@@ -270,15 +292,12 @@ final class VariantMerge {
         if (o[0] < 0) {
           int id = -1 - o[0];
           int site = copySite.get(id)[0];
-          if (Integer.valueOf(id).equals(uses.get(site))) map[line] = p.methods.get(site).bodyStartLine + o[1];
+          Integer used = uses.get(site);
+          if (used != null && used == id) map[line] = p.methods.get(site).bodyStartLine + o[1];
         } else {
           // a shared line moves by how much longer or shorter this variant's earlier replaced bodies are
           int shift = 0;
-          for (Map.Entry<Integer, Integer> u : uses.entrySet()) {
-            Method bm = base.methods.get(u.getKey());
-            Method vm = p.methods.get(u.getKey());
-            if (o[0] >= bm.bodyEndLine) shift += (vm.bodyEndLine - vm.bodyStartLine) - (bm.bodyEndLine - bm.bodyStartLine);
-          }
+          for (int j = 0; j < ends.length; j++) if (o[0] >= ends[j]) shift += deltas[j];
           map[line] = o[0] + shift;
         }
       }
@@ -396,13 +415,16 @@ final class VariantMerge {
   }
 
   private static int[] lineStarts(String s) {
-    List<Integer> starts = new ArrayList<>();
-    starts.add(0);
-    for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') starts.add(i + 1);
-    int[] out = new int[starts.size()];
-    for (int i = 0; i < out.length; i++) out[i] = starts.get(i);
-    return out;
+    int[] out = new int[16];
+    int n = 0;
+    out[n++] = 0;
+    for (int i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) {
+      if (n == out.length) out = java.util.Arrays.copyOf(out, n * 2);
+      out[n++] = i + 1;
+    }
+    return java.util.Arrays.copyOf(out, n);
   }
+
 
   // ---- parsing: every variant in one javac parse (parsing only, so equal class names do not clash) ----
 
