@@ -51,6 +51,9 @@ final class Junit4Engine implements TestEngine {
 
   @Override
   public void run(Class<?> cls, Set<String> selected, Events events) {
+    // Description.getMethodName() matches a regex on every call: one lookup per description and run
+    java.util.Map<Description, String> ids = new java.util.IdentityHashMap<>();
+    java.util.function.Function<Description, String> idOf = d -> ids.computeIfAbsent(d, Junit4Engine::idOf);
     Runner built;
     synchronized (planned) {
       built = planned.remove(cls);
@@ -58,7 +61,7 @@ final class Junit4Engine implements TestEngine {
     Request request = (built != null ? Request.runner(built) : Request.aClass(cls)).filterWith(new Filter() {
       @Override
       public boolean shouldRun(Description d) {
-        if (d.isTest()) return d.getMethodName() != null && selected.contains(TestEngine.id(d.getClassName(), d.getMethodName()));
+        if (d.isTest()) return d.getMethodName() != null && selected.contains(idOf.apply(d));
         for (Description c : d.getChildren()) if (shouldRun(c)) return true;
         return false;
       }
@@ -75,7 +78,7 @@ final class Junit4Engine implements TestEngine {
 
       @Override
       public void testStarted(Description d) {
-        events.started(idOf(d));
+        events.started(idOf.apply(d));
       }
 
       @Override
@@ -85,24 +88,27 @@ final class Junit4Engine implements TestEngine {
           events.classFailed(f.getException());
           return;
         }
-        failed.add(idOf(d));
-        events.finished(idOf(d), TestEngine.statusOf(f.getException()), f.getException());
+        String id = idOf.apply(d);
+        failed.add(id);
+        events.finished(id, TestEngine.statusOf(f.getException()), f.getException());
       }
 
       @Override
       public void testAssumptionFailure(Failure f) {
-        failed.add(idOf(f.getDescription()));
-        events.finished(idOf(f.getDescription()), "skipped", null);
+        String id = idOf.apply(f.getDescription());
+        failed.add(id);
+        events.finished(id, "skipped", null);
       }
 
       @Override
       public void testIgnored(Description d) {
-        events.finished(idOf(d), "skipped", null);
+        events.finished(idOf.apply(d), "skipped", null);
       }
 
       @Override
       public void testFinished(Description d) {
-        if (!failed.remove(idOf(d))) events.finished(idOf(d), "pass", null);
+        String id = idOf.apply(d);
+        if (!failed.remove(id)) events.finished(id, "pass", null);
       }
     });
     request.getRunner().run(notifier);

@@ -10,15 +10,23 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A fresh loader per validation for the project's classes: classes compiled in memory for this patch first,
  * then the baseline class directories. Static state therefore starts clean for every validation.
+ *
+ * Loading stays parent-first (a project class never shadows the harness's JUnit), but what does not change between
+ * validations is remembered per JVM: the names the parent cannot load (asking again costs a class path search and
+ * an exception each time) and the bytes of baseline class files (read once instead of once per validation).
+ * Not parallel-capable: tests load their classes from one thread, and a per-name lock map is a cost every validation.
  */
 final class ProjectLoader extends ClassLoader {
-  static {
-    registerAsParallelCapable();
-  }
+  private static final Set<String> PARENT_MISSES = ConcurrentHashMap.newKeySet();
+  private static final Map<Path, byte[]> CLASS_FILES = new ConcurrentHashMap<>();
+  /** marks a class file path known not to exist */
+  private static final byte[] ABSENT = new byte[0];
 
   private final Map<String, byte[]> memory;
   private final List<Path> classDirs;
@@ -36,18 +44,31 @@ final class ProjectLoader extends ClassLoader {
   }
 
   @Override
+  protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    synchronized (getClassLoadingLock(name)) {
+      Class<?> c = findLoadedClass(name);
+      if (c == null && !PARENT_MISSES.contains(name)) {
+        try {
+          c = getParent().loadClass(name);
+        } catch (ClassNotFoundException e) {
+          PARENT_MISSES.add(name);
+        }
+      }
+      if (c == null) c = findClass(name);
+      if (resolve) resolveClass(c);
+      return c;
+    }
+  }
+
+  @Override
   protected Class<?> findClass(String name) throws ClassNotFoundException {
     byte[] bytes = memory.get(name);
     if (bytes == null) {
       String rel = name.replace('.', '/') + ".class";
       for (Path dir : classDirs) {
-        Path p = dir.resolve(rel);
-        if (Files.isRegularFile(p)) {
-          try {
-            bytes = Files.readAllBytes(p);
-          } catch (IOException e) {
-            throw new ClassNotFoundException(name, e);
-          }
+        byte[] b = classFile(dir.resolve(rel));
+        if (b != ABSENT) {
+          bytes = b;
           break;
         }
       }
@@ -55,6 +76,19 @@ final class ProjectLoader extends ClassLoader {
     if (bytes == null) throw new ClassNotFoundException(name);
     if (transform != null) bytes = transform.apply(name, bytes);
     return defineClass(name, bytes, 0, bytes.length);
+  }
+
+  /** A class file's bytes (ABSENT when there is none); class directories do not change while a JVM uses them. */
+  private static byte[] classFile(Path p) throws ClassNotFoundException {
+    byte[] b = CLASS_FILES.get(p);
+    if (b != null) return b;
+    try {
+      b = Files.isRegularFile(p) ? Files.readAllBytes(p) : ABSENT;
+    } catch (IOException e) {
+      throw new ClassNotFoundException(p.toString(), e);
+    }
+    CLASS_FILES.put(p, b);
+    return b;
   }
 
   private List<Path> resourceRoots() {
