@@ -96,6 +96,17 @@ const VARIANTS: Array<{ name: string; content: string; merges: boolean }> = [
   { name: 'an unknown symbol in the body', content: addBody('    return a + missing;'), merges: false },
   { name: 'a new field (outside bodies): alone', content: addBody('    return a + b + EXTRA;').replace('  private static int calls;', '  private static int calls;\n  private static final int EXTRA = 0;'), merges: false },
   { name: 'a lambda in the body: alone', content: addBody('    java.util.function.IntBinaryOperator op = (x, y) -> x + y;\n    return op.applyAsInt(a, b);'), merges: false },
+  // variants that differ from the first in one body are parsed body-only: braces in strings and comments are text
+  { name: 'braces in a string and a comment', content: addBody('    calls++;\n    String s = "}{"; // }\n    return a + b + s.length() - 2;'), merges: true },
+  {
+    name: 'a body that closes early and declares a method: alone (its declarations differ)',
+    content: addBody('    return a + b;\n  }\n\n  public static int extra() {\n    return 0;'),
+    merges: false,
+  },
+  { name: 'a block comment that swallows the closing brace', content: addBody('    return a + b; /* }'), merges: false },
+  // …and variants that differ from the first only after the last declaration are parsed tail-only
+  { name: 'the fix with a trailing comment', content: `${addBody('    calls++;\n    return a + b;')}// reviewed { twice\n/* and } again */\n`, merges: true },
+  { name: 'the fix and a second top-level class after it: alone', content: `${addBody('    calls++;\n    return a + b;')}class Extra {}\n`, merges: false },
 ];
 
 let runner: TestRunner;
@@ -159,6 +170,11 @@ describe('batched variants', () => {
     expect(of('an unknown symbol').diagnostics.some((d) => /missing/.test(d.message))).toBe(true);
     expect(of('a new field').plausible).toBe(true);
     expect(of('a lambda').plausible).toBe(true);
+    expect(of('braces in a string').plausible).toBe(true);
+    expect(of('a body that closes early').plausible).toBe(true);
+    expect(of('a block comment').compiled).toBe(false);
+    expect(of('the fix with a trailing comment').plausible).toBe(true);
+    expect(of('the fix and a second').plausible).toBe(true);
   });
 
   it('answers cached variants from the cache and keeps request order', async () => {

@@ -227,8 +227,13 @@ public final class Harness {
 
     phase("read", tRead);
     long tParse = System.nanoTime();
-    Map<Integer, Object> parsed = VariantMerge.parse(contents.get(differing));
+    // the variants are read against the file as the snapshot has it (parsed once per worker)
+    Path baseFile = project.baseSources.get(differing);
+    String baseText = baseFile == null ? null : baseTexts.get(differing);
+    if (baseFile != null && baseText == null) baseText = java.nio.file.Files.readString(baseFile, java.nio.charset.StandardCharsets.UTF_8);
+    Map<Integer, Object> parsed = VariantMerge.parse(contents.get(differing), baseText);
     phase("parse", tParse);
+    PHASES.merge("partlyParsed", (long) VariantMerge.lastSpliced, Long::sum); // a count, not ms
     Set<Integer> candidates = new TreeSet<>(parsed.keySet());
     for (int attempt = 0; attempt < 3 && candidates.size() >= 2; attempt++) {
       Set<Integer> alone = new TreeSet<>();

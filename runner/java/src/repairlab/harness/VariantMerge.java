@@ -4,7 +4,6 @@ import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.LambdaExpressionTree;
-import com.sun.source.tree.LineMap;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
@@ -61,13 +60,30 @@ final class VariantMerge {
     /** position of the closing brace of the enclosing class */
     int classClose;
     String header;
+
+    Method copy() {
+      Method m = new Method();
+      m.name = name;
+      m.constructor = constructor;
+      m.isStatic = isStatic;
+      m.mergeableHere = mergeableHere;
+      m.bodyUnsafe = bodyUnsafe;
+      m.bodyStart = bodyStart;
+      m.bodyEnd = bodyEnd;
+      m.bodyStartLine = bodyStartLine;
+      m.bodyEndLine = bodyEndLine;
+      m.classClose = classClose;
+      m.header = header;
+      return m;
+    }
   }
 
   private static final class Parsed {
     final String source;
     final List<Method> methods = new ArrayList<>();
+    /** where the last top-level declaration ends (what follows can only be comments and spacing) */
+    int declarationsEnd = -1;
     boolean ok = true;
-    LineMap lineMap;
     /** skeleton(), computed once (a batch may be planned again after a failed merged compile) */
     String skeleton;
 
@@ -128,12 +144,214 @@ final class VariantMerge {
    * merged; `left` receives the indices that must be validated one by one.
    */
   static Plan plan(String file, Map<Integer, String> sources, Set<Integer> left) {
-    return plan(file, parse(sources), sources.keySet(), left);
+    return plan(file, parse(sources, null), sources.keySet(), left);
   }
 
-  /** Parsed variants, to plan several times (after a failed merged compile) without parsing again. */
-  static Map<Integer, Object> parse(Map<Integer, String> sources) {
-    return new LinkedHashMap<>(parseAll(sources));
+  /**
+   * Parsed variants, to plan several times (after a failed merged compile) without parsing again.
+   *
+   * Variants are read against a reference: the file as the snapshot has it (`base`, parsed once per worker), else the
+   * first variant. Variants of one fix usually differ from it in one method body, and perhaps in comments after the
+   * last declaration: for those only the new body (as the body of a method in a throwaway class) and the new
+   * trailing text are parsed, and the reference's structure is reused, shifted. That is exact when the new body parses
+   * as one complete block and the trailing text as nothing but comments: the text before the body is the
+   * reference's (so the body starts as code), the body closes itself (no string, comment or brace left open), and the
+   * text between the body and the trailing text is the reference's too. Any other variant is parsed whole.
+   */
+  static Map<Integer, Object> parse(Map<Integer, String> sources, String base) {
+    if (sources.isEmpty()) return new LinkedHashMap<>();
+    Parsed reference = base == null ? null : parsedBase(base);
+    if (reference == null || !reference.ok) {
+      Integer firstKey = sources.keySet().iterator().next();
+      reference = parseAll(Map.of(firstKey, sources.get(firstKey))).get(firstKey);
+    }
+    Map<Integer, Splice> splices = new LinkedHashMap<>();
+    Map<Integer, Parsed> derived = new HashMap<>();
+    for (Map.Entry<Integer, String> e : sources.entrySet()) {
+      if (e.getValue().equals(reference.source)) {
+        derived.put(e.getKey(), reference);
+        continue;
+      }
+      Splice sp = reference.ok ? Splice.of(reference, e.getValue()) : null;
+      if (sp != null) splices.put(e.getKey(), sp);
+    }
+    derived.putAll(checkSplices(reference, splices));
+    lastSpliced = derived.size();
+    Map<Integer, String> whole = new LinkedHashMap<>();
+    for (Map.Entry<Integer, String> e : sources.entrySet()) if (!derived.containsKey(e.getKey())) whole.put(e.getKey(), e.getValue());
+    Map<Integer, Parsed> parsedWhole = whole.isEmpty() ? Map.of() : parseAll(whole);
+    Map<Integer, Object> out = new LinkedHashMap<>();
+    for (Integer k : sources.keySet()) out.put(k, derived.containsKey(k) ? derived.get(k) : parsedWhole.get(k));
+    return out;
+  }
+
+  /** The snapshot's versions of files variants were read against, by content (a worker sees few). */
+  private static final Map<String, Parsed> BASES = new LinkedHashMap<>(8, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Parsed> eldest) {
+      return size() > 4;
+    }
+  };
+
+  private static synchronized Parsed parsedBase(String text) {
+    return BASES.computeIfAbsent(text, t -> parseAll(Map.of(0, t)).get(0));
+  }
+
+  /** how many variants the last parse() derived from the reference's structure (reported for the benchmark) */
+  static int lastSpliced;
+
+  /** A variant that is the reference with one method body changed and/or the text after the last declaration. */
+  private static final class Splice {
+    final String text;
+    /** index (in the reference's method list) of the method whose body changed, or -1 */
+    final int site;
+    /** that method's body in the variant, braces included (null when no body changed) */
+    final String body;
+    /** the text after the last declaration, when it changed (else null) */
+    final String tail;
+
+    private Splice(String text, int site, String body, String tail) {
+      this.text = text;
+      this.site = site;
+      this.body = body;
+      this.tail = tail;
+    }
+
+    /** Null when the variant also differs elsewhere. */
+    static Splice of(Parsed reference, String text) {
+      String f = reference.source;
+      int max = Math.min(f.length(), text.length());
+      int prefix = 0;
+      while (prefix < max && f.charAt(prefix) == text.charAt(prefix)) prefix++;
+      int suffix = 0;
+      while (suffix < max - prefix && f.charAt(f.length() - 1 - suffix) == text.charAt(text.length() - 1 - suffix)) suffix++;
+      int endInReference = f.length() - suffix; // the changed region of the reference is [prefix, endInReference)
+      int declarationsEnd = reference.declarationsEnd;
+      if (declarationsEnd < 0) return null;
+      if (prefix >= declarationsEnd) return new Splice(text, -1, null, text.substring(declarationsEnd));
+      for (int site = 0; site < reference.methods.size(); site++) {
+        Method m = reference.methods.get(site);
+        // the change starts strictly inside the body: its opening brace is in the common prefix
+        if (prefix <= m.bodyStart || prefix > m.bodyEnd - 1) continue;
+        if (endInReference <= m.bodyEnd - 1) {
+          // …and ends strictly inside it: the closing brace is in the common suffix
+          return new Splice(text, site, text.substring(m.bodyStart, m.bodyEnd + text.length() - f.length()), null);
+        }
+        // …or the text from the body's closing brace to the last declaration's end reappears unchanged, followed by
+        // a new tail (the last occurrence: a tail holds only comments)
+        String between = f.substring(m.bodyEnd - 1, declarationsEnd);
+        int at = text.lastIndexOf(between);
+        if (at < prefix) return null;
+        return new Splice(text, site, text.substring(m.bodyStart, at + 1), text.substring(at + between.length()));
+      }
+      return null;
+    }
+
+    /** The variant's structure: the reference's, with the changed body's end and everything after it moved. */
+    Parsed apply(Parsed reference, boolean bodyUnsafe) {
+      Parsed p = new Parsed(text);
+      Method changed = site < 0 ? null : reference.methods.get(site);
+      int delta = changed == null ? 0 : body.length() - (changed.bodyEnd - changed.bodyStart);
+      int lineDelta = changed == null ? 0 : newlines(body) - newlines(reference.source.substring(changed.bodyStart, changed.bodyEnd));
+      for (Method fm : reference.methods) {
+        Method m = fm.copy();
+        if (fm == changed) {
+          m.bodyEnd += delta;
+          m.bodyEndLine += lineDelta;
+          m.bodyUnsafe = bodyUnsafe;
+        } else if (changed != null && fm.bodyStart >= changed.bodyEnd) {
+          m.bodyStart += delta;
+          m.bodyEnd += delta;
+          m.bodyStartLine += lineDelta;
+          m.bodyEndLine += lineDelta;
+        }
+        if (changed != null && fm.classClose >= changed.bodyEnd) m.classClose += delta;
+        p.methods.add(m);
+      }
+      p.declarationsEnd = reference.declarationsEnd + delta;
+      // with the trailing text unchanged, the text outside bodies is the reference's; else it is computed afresh
+      if (tail == null) p.skeleton = skeleton(reference);
+      return p;
+    }
+
+    private static int newlines(String s) {
+      int n = 0;
+      for (int i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+      return n;
+    }
+  }
+
+  private static final String BODY_HOST = "class RepairLabBodyHost { void body() ";
+
+  /**
+   * Parses every splice's new body (as the body of a method in a throwaway class) and new tail, all in one javac
+   * task, and answers the structure of each variant whose body is one complete block and nothing more and whose tail
+   * is nothing but comments and spacing. Variants missing from the answer must be parsed whole.
+   */
+  private static Map<Integer, Parsed> checkSplices(Parsed reference, Map<Integer, Splice> splices) {
+    Map<Integer, Parsed> out = new HashMap<>();
+    if (splices.isEmpty()) return out;
+    List<Unit> units = new ArrayList<>();
+    List<Integer> owners = new ArrayList<>(); // unit → variant
+    List<Boolean> isTail = new ArrayList<>();
+    for (Map.Entry<Integer, Splice> e : splices.entrySet()) {
+      Splice sp = e.getValue();
+      if (sp.body != null) {
+        units.add(new Unit(units.size(), BODY_HOST + sp.body + "\n}\n"));
+        owners.add(e.getKey());
+        isTail.add(false);
+      }
+      if (sp.tail != null) {
+        units.add(new Unit(units.size(), sp.tail));
+        owners.add(e.getKey());
+        isTail.add(true);
+      }
+    }
+    Map<Integer, Boolean> unsafeBody = new HashMap<>();
+    Set<Integer> failed = new java.util.HashSet<>();
+    withParser(units, (task, diags) -> {
+      Iterable<? extends CompilationUnitTree> trees;
+      try {
+        trees = task.parse();
+      } catch (java.io.IOException | RuntimeException e) {
+        failed.addAll(owners);
+        return null;
+      }
+      Set<URI> broken = brokenUnits(diags);
+      SourcePositions positions = Trees.instance(task).getSourcePositions();
+      int k = 0;
+      for (CompilationUnitTree cu : trees) {
+        int unit = k++;
+        Integer key = owners.get(unit);
+        if (broken.contains(units.get(unit).toUri())) {
+          failed.add(key);
+        } else if (isTail.get(unit)) {
+          // nothing but comments and spacing (a stray semicolon would be a declaration)
+          if (!cu.getTypeDecls().isEmpty() || !cu.getImports().isEmpty() || cu.getPackage() != null) failed.add(key);
+        } else {
+          Boolean unsafe = soleBody(cu, positions, splices.get(key).body.length());
+          if (unsafe == null) failed.add(key);
+          else unsafeBody.put(key, unsafe);
+        }
+      }
+      return null;
+    });
+    for (Map.Entry<Integer, Splice> e : splices.entrySet()) {
+      if (failed.contains(e.getKey())) continue;
+      out.put(e.getKey(), e.getValue().apply(reference, unsafeBody.getOrDefault(e.getKey(), false)));
+    }
+    return out;
+  }
+
+  /** For a host unit whose one method's body is exactly the `length` characters after BODY_HOST: whether that body is unsafe to copy; else null. */
+  private static Boolean soleBody(CompilationUnitTree cu, SourcePositions positions, int length) {
+    if (cu.getTypeDecls().size() != 1 || !(cu.getTypeDecls().get(0) instanceof ClassTree)) return null;
+    ClassTree host = (ClassTree) cu.getTypeDecls().get(0);
+    if (host.getMembers().size() != 1 || !(host.getMembers().get(0) instanceof MethodTree)) return null;
+    BlockTree body = ((MethodTree) host.getMembers().get(0)).getBody();
+    if (body == null) return null;
+    if (positions.getStartPosition(cu, body) != BODY_HOST.length() || positions.getEndPosition(cu, body) != BODY_HOST.length() + length) return null;
+    return unsafe(body);
   }
 
   /** Plans a merge of the variants `among` of what parse() returned. */
@@ -470,17 +688,30 @@ final class VariantMerge {
   private static Map<Integer, Parsed> parseAll(Map<Integer, String> sources) {
     List<Unit> units = new ArrayList<>();
     for (Map.Entry<Integer, String> e : sources.entrySet()) units.add(new Unit(e.getKey(), e.getValue()));
+    return withParser(units, (task, diags) -> parseWith(task, sources, units, diags));
+  }
+
+  /** Runs `work` on a parse-only javac task over `units` (in the reused context when there is one). */
+  private static <T> T withParser(List<Unit> units, java.util.function.BiFunction<JavacTask, DiagnosticCollector<JavaFileObject>, T> work) {
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
     List<String> options = List.of("-proc:none");
-    if (PARSER_POOL == null) return parseWith((JavacTask) COMPILER.getTask(null, PARSER_FILES, diags, options, null, units), sources, units, diags);
+    if (PARSER_POOL == null) return work.apply((JavacTask) COMPILER.getTask(null, PARSER_FILES, diags, options, null, units), diags);
     synchronized (PARSER_POOL) {
       PARSER_DIAGNOSTICS.target = diags;
       try {
-        return PARSER_POOL.getTask(null, PARSER_FILES, PARSER_DIAGNOSTICS, options, null, units, task -> parseWith((JavacTask) task, sources, units, diags));
+        return PARSER_POOL.getTask(null, PARSER_FILES, PARSER_DIAGNOSTICS, options, null, units, task -> work.apply((JavacTask) task, diags));
       } finally {
         PARSER_DIAGNOSTICS.target = null;
       }
     }
+  }
+
+  private static Set<URI> brokenUnits(DiagnosticCollector<JavaFileObject> diags) {
+    Set<URI> broken = new java.util.HashSet<>();
+    for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+      if (d.getKind() == Diagnostic.Kind.ERROR && d.getSource() != null) broken.add(d.getSource().toUri());
+    }
+    return broken;
   }
 
   /** Parses within the task (its trees' positions are the task's) and collects what merging needs. */
@@ -497,17 +728,13 @@ final class VariantMerge {
       }
       return out;
     }
-    Set<URI> broken = new java.util.HashSet<>();
-    for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
-      if (d.getKind() == Diagnostic.Kind.ERROR && d.getSource() != null) broken.add(d.getSource().toUri());
-    }
+    Set<URI> broken = brokenUnits(diags);
     SourcePositions positions = Trees.instance(task).getSourcePositions();
     int k = 0;
     List<Integer> keys = new ArrayList<>(sources.keySet());
     for (CompilationUnitTree cu : trees) {
       Unit unit = units.get(k);
       Parsed p = new Parsed(unit.text);
-      p.lineMap = cu.getLineMap();
       p.ok = !broken.contains(unit.toUri());
       if (p.ok) collect(cu, p, positions);
       out.put(keys.get(k++), p);
@@ -517,6 +744,7 @@ final class VariantMerge {
 
   /** Every method with a body outside other methods' bodies, with what merging needs to know about it. */
   private static void collect(CompilationUnitTree cu, Parsed p, SourcePositions pos) {
+    for (Tree t : cu.getTypeDecls()) p.declarationsEnd = Math.max(p.declarationsEnd, (int) pos.getEndPosition(cu, t));
     new TreeScanner<Void, Tree>() {
       @Override
       public Void visitClass(ClassTree node, Tree parent) {
