@@ -199,9 +199,11 @@ export async function benchValidation(opts: { bugId?: string; rounds?: number; w
       if (!coldResult.plausible || !warmResult.plausible || warmResult.path !== 'warm' || coldResult.path !== 'cold') {
         throw new Error(`benchmark fix did not validate as expected (cold plausible=${coldResult.plausible}, warm plausible=${warmResult.plausible}, path=${warmResult.path})`);
       }
-      const [v, results] = await timed(() => runBatch(variantsOf(subject, base, `variants round ${r}`)));
+      const overlays = variantsOf(subject, base, `variants round ${r}`);
+      const [v, results] = await timed(() => runBatch(overlays));
       if (results.some((x) => x.cached)) throw new Error('a benchmark variant was served from the cache');
       compiledTogether = results.filter((x) => x.compiledWith).length;
+      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(`warm ${Math.round(w)} ms: ${JSON.stringify(warmResult.timingsMs)}`);
       if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(r, Math.round(v), results.map((x) => `${x.plausible ? "P" : x.compiled ? "F" : "C"}${x.compiledWith ?? 1}:${Math.round(x.timingsMs.compile)}/${Math.round(x.timingsMs.tests)}/${Math.round(x.timingsMs.total)}`).join(" "));
       plausibleVariants = results.filter((x) => x.plausible).length;
       cold.push(c);
