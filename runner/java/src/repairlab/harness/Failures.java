@@ -32,15 +32,22 @@ final class Failures {
     return out;
   }
 
+  /**
+   * Keeps project and test frames. Omitted frames are counted only up to the outermost project frame (the test
+   * method): what lies below it is the test runner's own (JUnit, reflection, the harness), whose depth depends on
+   * JUnit, the JDK and the harness rather than on the code under test, and would make the same failure read
+   * differently (and recorded runs diverge) after an upgrade. A trace without project frames counts them all.
+   */
   private static void addFrames(StackTraceElement[] trace, Set<String> projectClasses, List<String> frames, int[] omitted) {
+    int outermost = -1;
+    for (int i = 0; i < trace.length; i++) if (projectClasses.contains(outerClass(trace[i]))) outermost = i;
+    int end = outermost < 0 ? trace.length : outermost + 1;
     String last = null;
     int repeats = 0;
     int kept = 0;
-    for (StackTraceElement e : trace) {
-      String top = e.getClassName();
-      int dollar = top.indexOf('$');
-      if (dollar > 0) top = top.substring(0, dollar);
-      if (!projectClasses.contains(top)) {
+    for (int i = 0; i < end; i++) {
+      StackTraceElement e = trace[i];
+      if (!projectClasses.contains(outerClass(e))) {
         omitted[0]++;
         continue;
       }
@@ -57,6 +64,12 @@ final class Failures {
       else omitted[0]++;
     }
     if (repeats > 0) frames.add("... same frame repeated " + repeats + " more times");
+  }
+
+  private static String outerClass(StackTraceElement e) {
+    String name = e.getClassName();
+    int dollar = name.indexOf('$');
+    return dollar > 0 ? name.substring(0, dollar) : name;
   }
 
   static String cap(String s) {
