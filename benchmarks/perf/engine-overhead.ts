@@ -163,7 +163,7 @@ class SerialisingRecordStore implements RecordStore {
   }
 }
 
-export async function benchEngineOverhead(log: (line: string) => void = console.log, opts: { rounds: number } = { rounds: Number(process.env.ROUNDS ?? 5) }): Promise<EngineOverheadBench> {
+export async function benchEngineOverhead(log: (line: string) => void = console.log, opts: { rounds: number } = { rounds: 5 }): Promise<EngineOverheadBench> {
 const home = mkdtempSync(join(tmpdir(), 'repairlab-bench-'));
 const token = 'bench-token';
 const runnerPort = await freePort();

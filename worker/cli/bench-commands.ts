@@ -63,10 +63,12 @@ export function registerBenchCommands(program: Command): void {
   bench
     .command('engine-overhead')
     .description("the agent loop's own time per cycle against the cycle's model and tool calls, on a replayed run (target < 1%)")
+    .option('--rounds <n>', 'measured replays after a warm-up one (medians are reported)', '5')
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { rounds: string; json?: boolean }) => {
+      const rounds = positiveInt('--rounds', opts.rounds);
       const { benchEngineOverhead } = await import('../../benchmarks/perf/engine-overhead.ts');
-      const r = await benchEngineOverhead(opts.json ? () => undefined : console.log);
+      const r = await benchEngineOverhead(opts.json ? () => undefined : console.log, { rounds });
       if (opts.json) print(true, r, () => '');
     });
 }
