@@ -17,7 +17,8 @@ import java.util.TreeSet;
 /**
  * RepairLab's Java harness. Two modes:
  *   run <request>    cold path: tests of already-compiled classes (javac ran as its own process), one JVM per validation
- *   serve <config>   warm path: compiles the base project once, then answers `VALIDATE <request>` lines on stdin
+ *   serve <config>   warm path: compiles the base project once, then answers `VALIDATE <bytes>` and
+ *                    `VALIDATE_BATCH <bytes>` commands on stdin, each followed by a request bundle (Bundle)
  * Every answer is one stdout line starting with MARKER followed by JSON; whatever tests print is swallowed.
  */
 public final class Harness {
