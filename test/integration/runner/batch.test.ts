@@ -107,6 +107,9 @@ const VARIANTS: Array<{ name: string; content: string; merges: boolean }> = [
   // …and variants that differ from the first only after the last declaration are parsed tail-only
   { name: 'the fix with a trailing comment', content: `${addBody('    calls++;\n    return a + b;')}// reviewed { twice\n/* and } again */\n`, merges: true },
   { name: 'the fix and a second top-level class after it: alone', content: `${addBody('    calls++;\n    return a + b;')}class Extra {}\n`, merges: false },
+  { name: 'a module declaration after the class: alone', content: `${addBody('    calls++;\n    return a + b;')}module m {}\n`, merges: false },
+  // javac counts a lone carriage return as a line break; merged line bookkeeping counts line feeds
+  { name: 'a lone carriage return in a body: alone', content: addBody('    calls++;\r    int s = a + b;\r    if (s == 5) throw new IllegalStateException("five");\n    return s;'), merges: false },
 ];
 
 let runner: TestRunner;
@@ -175,6 +178,8 @@ describe('batched variants', () => {
     expect(of('a block comment').compiled).toBe(false);
     expect(of('the fix with a trailing comment').plausible).toBe(true);
     expect(of('the fix and a second').plausible).toBe(true);
+    expect(of('a module declaration').compiled).toBe(false);
+    expect(of('a lone carriage return').failingTests).toEqual(['demo.CalcTest::add']);
   });
 
   it('answers cached variants from the cache and keeps request order', async () => {

@@ -217,8 +217,9 @@ final class VariantMerge {
       this.tail = tail;
     }
 
-    /** Null when the variant also differs elsewhere. */
+    /** Null when the variant also differs elsewhere, or holds a lone carriage return (see hasLoneCr). */
     static Splice of(Parsed reference, String text) {
+      if (hasLoneCr(text)) return null;
       String f = reference.source;
       int max = Math.min(f.length(), text.length());
       int prefix = 0;
@@ -327,7 +328,7 @@ final class VariantMerge {
           failed.add(key);
         } else if (isTail.get(unit)) {
           // nothing but comments and spacing (a stray semicolon would be a declaration)
-          if (!cu.getTypeDecls().isEmpty() || !cu.getImports().isEmpty() || cu.getPackage() != null) failed.add(key);
+          if (!cu.getTypeDecls().isEmpty() || !cu.getImports().isEmpty() || cu.getPackage() != null || cu.getModule() != null) failed.add(key);
         } else {
           Boolean unsafe = soleBody(cu, positions, splices.get(key).body.length());
           if (unsafe == null) failed.add(key);
@@ -362,7 +363,7 @@ final class VariantMerge {
     // group by skeleton (the text outside method bodies, comments and spacing ignored); the largest group merges
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
     for (Map.Entry<Integer, Parsed> e : parsed.entrySet()) {
-      if (!e.getValue().ok) continue;
+      if (!e.getValue().ok || hasLoneCr(e.getValue().source)) continue;
       groups.computeIfAbsent(skeleton(e.getValue()), k -> new ArrayList<>()).add(e.getKey());
     }
     List<Integer> group = null;
@@ -592,6 +593,15 @@ final class VariantMerge {
     return out.substring(0, end);
   }
 
+  /**
+   * A carriage return not followed by a line feed: javac counts it as a line break, the line bookkeeping here
+   * (which counts line feeds) does not, so such a variant is validated alone.
+   */
+  static boolean hasLoneCr(String s) {
+    for (int i = s.indexOf('\r'); i >= 0; i = s.indexOf('\r', i + 1)) if (i + 1 >= s.length() || s.charAt(i + 1) != '\n') return true;
+    return false;
+  }
+
   private static boolean isRunSpace(char c) {
     return c == ' ' || c == '\t' || c == '\f' || c == '\r';
   }
@@ -694,7 +704,8 @@ final class VariantMerge {
   /** Runs `work` on a parse-only javac task over `units` (in the reused context when there is one). */
   private static <T> T withParser(List<Unit> units, java.util.function.BiFunction<JavacTask, DiagnosticCollector<JavaFileObject>, T> work) {
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-    List<String> options = List.of("-proc:none");
+    // every error counts (javac stops reporting after 100 by default, and an unreported one would pass a unit as sound)
+    List<String> options = List.of("-proc:none", "-Xmaxerrs", "1000000");
     if (PARSER_POOL == null) return work.apply((JavacTask) COMPILER.getTask(null, PARSER_FILES, diags, options, null, units), diags);
     synchronized (PARSER_POOL) {
       PARSER_DIAGNOSTICS.target = diags;
