@@ -3,11 +3,8 @@ package repairlab.harness;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
-import com.sun.source.tree.LambdaExpressionTree;
-import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
-import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.JavacTask;
 import com.sun.source.util.SourcePositions;
@@ -670,30 +667,10 @@ final class VariantMerge {
     }
   }
 
-  /**
-   * Parse-only tasks reuse one javac context (a fresh task sets up a context and a file manager each time, most of a
-   * small parse). A reused context keeps the diagnostic listener of its first task, hence the swappable one.
-   */
-  private static final com.sun.tools.javac.api.JavacTaskPool PARSER_POOL = parserPool();
+  /** Parse-only tasks reuse one javac context (a fresh task sets up a context and a file manager each time, most of a small parse). */
+  private static final com.sun.tools.javac.api.JavacTaskPool PARSER_POOL = ReusedJavac.newPool();
   private static final javax.tools.StandardJavaFileManager PARSER_FILES = COMPILER.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
-  private static final Swappable PARSER_DIAGNOSTICS = new Swappable();
-
-  private static com.sun.tools.javac.api.JavacTaskPool parserPool() {
-    try {
-      return new com.sun.tools.javac.api.JavacTaskPool(1);
-    } catch (Throwable t) {
-      return null;
-    }
-  }
-
-  private static final class Swappable implements javax.tools.DiagnosticListener<JavaFileObject> {
-    DiagnosticCollector<JavaFileObject> target;
-
-    @Override
-    public void report(Diagnostic<? extends JavaFileObject> d) {
-      if (target != null) target.report(d);
-    }
-  }
+  private static final ReusedJavac.Diagnostics PARSER_DIAGNOSTICS = new ReusedJavac.Diagnostics();
 
   private static Map<Integer, Parsed> parseAll(Map<Integer, String> sources) {
     List<Unit> units = new ArrayList<>();
@@ -799,56 +776,26 @@ final class VariantMerge {
     return found[0];
   }
 
+  /**
+   * Constructs whose compiler-generated names or tables depend on their position in the file (lambdas, method
+   * references, local and anonymous classes, switches, asserts), and trees newer than this code knows (OTHER).
+   */
+  private static final Set<Tree.Kind> POSITION_DEPENDENT = java.util.EnumSet.of(Tree.Kind.LAMBDA_EXPRESSION, Tree.Kind.MEMBER_REFERENCE,
+      Tree.Kind.CLASS, Tree.Kind.INTERFACE, Tree.Kind.ENUM, Tree.Kind.ANNOTATION_TYPE, Tree.Kind.RECORD, Tree.Kind.SWITCH,
+      Tree.Kind.SWITCH_EXPRESSION, Tree.Kind.ASSERT, Tree.Kind.OTHER);
+
   private static boolean unsafe(BlockTree body) {
     boolean[] found = {false};
     new TreeScanner<Void, Void>() {
       @Override
-      public Void visitLambdaExpression(LambdaExpressionTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitMemberReference(MemberReferenceTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitClass(ClassTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitNewClass(NewClassTree node, Void v) {
-        if (node.getClassBody() != null) found[0] = true;
-        return super.visitNewClass(node, v);
-      }
-
-      @Override
-      public Void visitSwitch(SwitchTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitSwitchExpression(com.sun.source.tree.SwitchExpressionTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitAssert(com.sun.source.tree.AssertTree node, Void v) {
-        found[0] = true;
-        return null;
-      }
-
-      @Override
-      public Void visitOther(Tree node, Void v) {
-        // switch expressions and anything newer than this scanner knows: be safe
-        found[0] = true;
-        return null;
+      public Void scan(Tree tree, Void v) {
+        if (tree == null || found[0]) return null;
+        boolean anonymousClass = tree instanceof NewClassTree && ((NewClassTree) tree).getClassBody() != null;
+        if (anonymousClass || POSITION_DEPENDENT.contains(tree.getKind())) {
+          found[0] = true;
+          return null;
+        }
+        return super.scan(tree, v);
       }
     }.scan(body, null);
     return found[0];

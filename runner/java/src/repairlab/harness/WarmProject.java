@@ -381,7 +381,7 @@ final class WarmProject {
         mem = new MemoryFiles(delegate);
         ok = analyzeAndGenerate((JavacTask) compiler.getTask(null, mem, diags, options(), null, units), lastSigs, lastByFile, names);
         if (ok && !hasErrors(diags)) {
-          pool = createPool();
+          pool = ReusedJavac.newPool();
           pooledFiles = null;
           pooledFromSource.clear();
         }
@@ -395,34 +395,12 @@ final class WarmProject {
     if (o.compiled) for (Map.Entry<String, ByteArrayOutputStream> e : mem.classes.entrySet()) o.classes.put(e.getKey(), e.getValue().toByteArray());
   }
 
-  /**
-   * javac's task pool (the one JShell uses) keeps a compiler context across compilations, so the JDK's symbols are not
-   * reloaded for every patch: about half of a small compile's CPU. It is an internal API, reachable with
-   * `--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED`; without that flag every patch gets a plain task.
-   */
-  private com.sun.tools.javac.api.JavacTaskPool pool = createPool();
+  /** javac's reused context (ReusedJavac): about half of a small compile's CPU is loading the JDK's symbols. */
+  private com.sun.tools.javac.api.JavacTaskPool pool = ReusedJavac.newPool();
   private MemoryFiles pooledFiles;
   /** top-level types the pooled context has compiled from source since it was created */
   private final Set<String> pooledFromSource = new HashSet<>();
-  private final SwappableDiagnostics pooledDiagnostics = new SwappableDiagnostics();
-
-  private static com.sun.tools.javac.api.JavacTaskPool createPool() {
-    if (Boolean.getBoolean("repairlab.noTaskPool")) return null;
-    try {
-      return new com.sun.tools.javac.api.JavacTaskPool(1);
-    } catch (Throwable t) {
-      return null;
-    }
-  }
-
-  private static final class SwappableDiagnostics implements javax.tools.DiagnosticListener<JavaFileObject> {
-    DiagnosticCollector<JavaFileObject> target;
-
-    @Override
-    public void report(Diagnostic<? extends JavaFileObject> d) {
-      if (target != null) target.report(d);
-    }
-  }
+  private final ReusedJavac.Diagnostics pooledDiagnostics = new ReusedJavac.Diagnostics();
 
   private boolean apiChanged(Outcome o, Map<String, String> changed) {
     for (String file : changed.keySet()) {
