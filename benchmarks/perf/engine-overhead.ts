@@ -18,7 +18,7 @@ import { resolveStrategy } from '../../worker/agent/presets/index.ts';
 import { recordCassette } from '../../worker/agent/record-cassette.ts';
 import { createOpenAiProvider } from '../../worker/llm/openai-provider.ts';
 import { Engine } from '../../worker/engine.ts';
-import type { RecordStore } from '../../worker/contracts/platform.ts';
+import { MemoryRecordStore } from '../../worker/platform/memory-records.ts';
 import { storeRecorder } from '../../worker/agent/persistence.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
 import { RunnerClient, runnerValidator } from '../../worker/runner-client/client.ts';
@@ -102,7 +102,7 @@ const median = (xs: number[]) => {
 
 /** One replay of the cassette through the real openai SDK; engine time per cycle includes writing the records. */
 async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string, model: string): Promise<RoundFigures> {
-  const records = new SerialisingRecordStore();
+  const records = new MemoryRecordStore(); // pays the serialisation a real store pays, not the I/O
   const recordMs: number[] = [];
   const save = storeRecorder(records);
   const t = await runAgent({
@@ -143,24 +143,6 @@ function printCycles(r: RoundFigures, log: (line: string) => void) {
       `${String(i + 1).padStart(5)}  ${c.engineMs.toFixed(3).padStart(9)}  ${c.recordMs.toFixed(3).padStart(8)}  ${c.modelMs.toFixed(1).padStart(8)}  ${c.toolMs.toFixed(1).padStart(8)}  ${((100 * c.engineMs) / cycle).toFixed(2).padStart(11)}%`,
     );
   });
-}
-
-/** A RecordStore that keeps records in memory as JSON — it pays the serialisation a real store pays, not the I/O. */
-class SerialisingRecordStore implements RecordStore {
-  private readonly data = new Map<string, string>();
-  async put(collection: string, id: string, value: unknown) {
-    this.data.set(`${collection}/${id}`, JSON.stringify(value));
-  }
-  async get<T>(collection: string, id: string) {
-    const v = this.data.get(`${collection}/${id}`);
-    return v === undefined ? undefined : (JSON.parse(v) as T);
-  }
-  async list(collection: string) {
-    return [...this.data.keys()].filter((k) => k.startsWith(`${collection}/`)).map((k) => k.slice(collection.length + 1));
-  }
-  async delete(collection: string, id: string) {
-    this.data.delete(`${collection}/${id}`);
-  }
 }
 
 export async function benchEngineOverhead(log: (line: string) => void = console.log, opts: { rounds: number } = { rounds: 5 }): Promise<EngineOverheadBench> {

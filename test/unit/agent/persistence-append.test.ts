@@ -20,26 +20,16 @@ import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts
 import { RunManager } from '../../../worker/run-manager.ts';
 import type { Engine } from '../../../worker/engine.ts';
 import type { RecordStore } from '../../../worker/contracts/platform.ts';
+import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
 
-/** An in-memory RecordStore that copies through JSON (as the Node store does) and counts every put per collection and id. */
-class CountingRecordStore implements RecordStore {
-  data = new Map<string, string>();
+/** The in-memory store, counting every put per collection and id. */
+class CountingRecordStore extends MemoryRecordStore {
   puts: { collection: string; id: string }[] = [];
-  async put(c: string, id: string, v: unknown) {
+  override async put(c: string, id: string, v: unknown) {
     this.puts.push({ collection: c, id });
-    this.data.set(`${c}/${id}`, JSON.stringify(v));
-  }
-  async get<T>(c: string, id: string) {
-    const v = this.data.get(`${c}/${id}`);
-    return v === undefined ? undefined : (JSON.parse(v) as T);
-  }
-  async list(c: string) {
-    return [...this.data.keys()].filter((k) => k.startsWith(`${c}/`)).map((k) => k.slice(c.length + 1));
-  }
-  async delete(c: string, id: string) {
-    this.data.delete(`${c}/${id}`);
+    await super.put(c, id, v);
   }
   putsTo(collection: string) {
     return this.puts.filter((p) => p.collection === collection).map((p) => p.id);

@@ -1,4 +1,4 @@
-// Persistence through a RecordStore (an in-memory fake of the platform's store), the regression stop
+// Persistence through a RecordStore (MemoryRecordStore, in memory), the regression stop
 // rule, and context computed by a provider function.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
@@ -7,30 +7,14 @@ import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
 import { RunControl } from '../../../worker/agent/run-control.ts';
 import { storeRecorder, unfinishedRuns, loadTrajectory } from '../../../worker/agent/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
-import type { RecordStore } from '../../../worker/contracts/platform.ts';
+import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import type { Workspace } from '../../../worker/contracts/workspace.ts';
 import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, SRC } from './fixtures.ts';
 
-class FakeRecordStore implements RecordStore {
-  data = new Map<string, unknown>();
-  async put(c: string, id: string, v: unknown) {
-    this.data.set(`${c}/${id}`, JSON.parse(JSON.stringify(v)));
-  }
-  async get<T>(c: string, id: string) {
-    return this.data.get(`${c}/${id}`) as T | undefined;
-  }
-  async list(c: string) {
-    return [...this.data.keys()].filter((k) => k.startsWith(`${c}/`)).map((k) => k.slice(c.length + 1));
-  }
-  async delete(c: string, id: string) {
-    this.data.delete(`${c}/${id}`);
-  }
-}
-
 describe('persistence', () => {
   it('saves every step to the store and lists an interrupted run for resuming', async () => {
-    const store = new FakeRecordStore();
+    const store = new MemoryRecordStore();
     const control = new RunControl();
     const t = await runAgent({
       strategy: resolveStrategy('oneshot'),
