@@ -83,6 +83,8 @@ export interface EngineOverheadBench {
 interface CycleFigures {
   engineMs: number;
   recordMs: number;
+  /** engine work done while the model call was in flight (inside modelMs) */
+  backgroundMs: number;
   modelMs: number;
   toolMs: number;
 }
@@ -126,6 +128,7 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
     return {
       engineMs: s.latencyMs.engine + (last ? finalRecord : 0),
       recordMs: (i > 0 ? recordMs[i - 1]! : 0) + (last ? (recordMs[i] ?? 0) + finalRecord : 0),
+      backgroundMs: s.latencyMs.background ?? 0,
       modelMs: s.latencyMs.model,
       toolMs: s.latencyMs.tool,
     };
@@ -136,11 +139,11 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
 }
 
 function printCycles(r: RoundFigures, log: (line: string) => void) {
-  log('cycle  engine ms  (record)  model ms   tool ms  engine share');
+  log('cycle  engine ms  background ms  (record)  model ms   tool ms  engine share');
   r.perCycle.forEach((c, i) => {
     const cycle = c.engineMs + c.modelMs + c.toolMs;
     log(
-      `${String(i + 1).padStart(5)}  ${c.engineMs.toFixed(3).padStart(9)}  ${c.recordMs.toFixed(3).padStart(8)}  ${c.modelMs.toFixed(1).padStart(8)}  ${c.toolMs.toFixed(1).padStart(8)}  ${((100 * c.engineMs) / cycle).toFixed(2).padStart(11)}%`,
+      `${String(i + 1).padStart(5)}  ${c.engineMs.toFixed(3).padStart(9)}  ${c.backgroundMs.toFixed(3).padStart(13)}  ${c.recordMs.toFixed(3).padStart(8)}  ${c.modelMs.toFixed(1).padStart(8)}  ${c.toolMs.toFixed(1).padStart(8)}  ${((100 * c.engineMs) / cycle).toFixed(2).padStart(11)}%`,
     );
   });
 }

@@ -17,7 +17,7 @@ import { parseByFormat } from './middleware/parse.ts';
 import { rectifyCommand } from './middleware/rectify.ts';
 import { canonicalJson, PromptHasher } from '../llm/prompt-hash.ts';
 import { trimObservation } from './observation.ts';
-import { costUsd, DEFAULT_PRICES, type PriceTable } from './prices.ts';
+import { DEFAULT_PRICES, runCosts, type PriceTable } from './prices.ts';
 import { RunControl } from './run-control.ts';
 import { errorSignature, summarizeValidation } from './validation-summary.ts';
 import { exactMatch, programPatch } from './outcome.ts';
@@ -87,6 +87,38 @@ type End = { kind: 'finished' | 'budget' | 'stuck' | 'error' | 'user-stop'; reas
 
 const nowIso = () => new Date().toISOString();
 
+/**
+ * Resolves on a later task, after the microtasks queued now: by then a request the model provider has just started
+ * is on its way (the SDK prepares it in microtasks), so work done after this overlaps the wait for the reply.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof setImmediate === 'function') setImmediate(resolve);
+    else if (typeof MessageChannel === 'function') {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    } else setTimeout(resolve, 0);
+  });
+}
+
+/**
+ * Runs `work` once the model request just started is on its way, so that it overlaps the wait for the reply.
+ * Resolves with the milliseconds the work took; rejects with its error when awaited (never unhandled meanwhile).
+ */
+function whileModelWorks(work: () => Promise<void>): Promise<number> {
+  const done = nextTask().then(async () => {
+    const start = performance.now();
+    await work();
+    return performance.now() - start;
+  });
+  done.catch(() => undefined);
+  return done;
+}
+
 function newRunId(): string {
   const rand = crypto.getRandomValues(new Uint32Array(2));
   return `run-${Date.now().toString(36)}-${rand[0]!.toString(36)}${rand[1]!.toString(36)}`;
@@ -102,6 +134,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   const ws = opts.workspace;
   const control = opts.control ?? new RunControl();
   const prices = opts.prices ?? DEFAULT_PRICES;
+  const costOf = runCosts(prices);
   const tools = opts.tools;
   const defs = tools.map((t) => t.definition);
   const bugContext = await buildBugContext(opts.bug, ws);
@@ -167,12 +200,15 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
 
   // Engine-time accounting. Each step's `latencyMs.engine` is the wall time of its accounting window minus the
   // model call, the tool call and time spent paused. A window runs from the moment the previous step was pushed to
-  // the moment this step is pushed, so it holds everything the loop does between two steps: emitting the previous
-  // step and persisting it (the resume snapshot, the `record` hook), budget and gate checks, prompt build and hash,
-  // parse, rectify and bookkeeping. The value is final when the step is pushed, so a step is never changed
-  // afterwards — except the last one: after the loop, the time since it was pushed (emitting and persisting it, the
-  // last checks) is added to it, in a replaced step object, before the final record. Run setup (bug context,
-  // startup commands) and the end of the run (final patch, re-check, outcome, the final record) are not counted.
+  // the moment this step is pushed, so it holds everything the loop does between two steps on the way to the next
+  // tool call: emitting the previous step, budget and gate checks, prompt build, parse, rectify and bookkeeping.
+  // Persisting the previous step and hashing this prompt happen while the model call is in flight (see
+  // `whileModelWorks`): that time is inside `model` and shown as `background`, and whatever of it runs after the
+  // reply was taken in counts as engine time. The value is final when the step is pushed, so a step is never
+  // changed afterwards — except the last one: after the loop, the time since it was pushed (emitting and persisting
+  // it, the last checks) is added to it, in a replaced step object, before the final record. Run setup (bug
+  // context, startup commands) and the end of the run (final patch, re-check, outcome, the final record) are not
+  // counted.
   let windowStart = 0;
   let windowExcluded = 0;
   /** closes the current accounting window: the engine time spent in it */
@@ -201,7 +237,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     traj.updatedAt = nowIso();
     traj.resume = { state: memory.state, overlay: ws.overlay(), memory: memorySnapshot() as unknown as Record<string, unknown> };
   };
+  /** a step was pushed and not yet recorded: it is recorded while the next model call is in flight (or at the end) */
+  let unsaved = false;
   const persist = async (status: Trajectory['status']) => {
+    unsaved = false;
     snapshot(status);
     await opts.record?.(traj);
   };
@@ -269,8 +308,6 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
     const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
     const messages = buildMessages(vars, memory);
-    // a string, or (a re-rendered prompt in the browser) a WebCrypto digest that finishes while the model works
-    const hashed = hasher.hashOrDigest(messages);
     emit({ type: 'step-started', runId, index, state });
 
     const step: TrajStep = {
@@ -279,7 +316,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       stateAfter: state,
       startedAt: nowIso(),
       status: 'ok',
-      prompt: { messages, promptHash: typeof hashed === 'string' ? hashed : '' },
+      prompt: { messages, promptHash: '' },
       rectifications: [],
       tokens: { input: 0, output: 0, estimated: false },
       costUsd: 0,
@@ -295,8 +332,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       step.latencyMs.model = (modelEnd ?? performance.now()) - modelStart;
       windowExcluded += step.latencyMs.model;
     };
-    try {
-      const res = await opts.llm.complete({
+    // (a provider that throws instead of rejecting is handled as one that rejects)
+    const call = Promise.resolve().then(() =>
+      opts.llm.complete({
         messages,
         temperature: spec.sampling.temperature,
         topP: spec.sampling.topP,
@@ -305,16 +343,24 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
         purpose: 'agent',
         signal: abort.signal,
         onDelta: (text) => emit({ type: 'model-delta', runId, index, text }),
-      });
+      }),
+    );
+    // what the record needs and the next tool call does not: the prompt's hash, persisting the previous step
+    const background = whileModelWorks(async () => {
+      step.prompt.promptHash = await hasher.hashOrDigest(messages);
+      if (unsaved) await persist('running');
+    });
+    try {
+      const res = await call;
       modelEnd = performance.now();
       reply = res.content;
       step.response = { content: res.content, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
       step.tokens = { input: res.usage.inputTokens, output: res.usage.outputTokens, estimated: Boolean(res.meta?.usageEstimated) };
-      step.costUsd = costUsd(prices, res.model, res.usage);
+      step.costUsd = costOf(res.model, res.usage);
       timeModel();
     } catch (err) {
       timeModel();
-      if (typeof hashed !== 'string') step.prompt.promptHash = await hashed;
+      step.latencyMs.background = await background;
       const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
       step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
       step.error = { code: e.code, message: e.message };
@@ -331,7 +377,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       break;
     }
 
-    if (typeof hashed !== 'string') step.prompt.promptHash = await hashed;
+    step.latencyMs.background = await background;
     // ---- parse + rectify ----
     const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
     step.rectifications.push(...parsed.rectifications);
@@ -363,20 +409,21 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     } else {
       memory.formatErrors = 0;
       const cmd = command!;
-      const key = canonicalJson(cmd);
+      // the commands run so far, kept only where repeats are refused
+      const key = spec.middleware.refuseRepeats ? canonicalJson(cmd) : undefined;
       const notAllowed = spec.stateEnforcement === 'enforced' && !stateSpec.tools.includes('*') && !stateSpec.tools.includes(cmd.name);
       if (notAllowed) {
         step.status = 'refused';
         const msg = `The command ${cmd.name} is not available in state "${state}". Available now: ${allowed.map((d) => d.name).join(', ')}.`;
         step.rectifications.push({ kind: 'state-refused', from: cmd.name, message: msg });
         feedback = msg;
-      } else if (spec.middleware.refuseRepeats && memory.seenCommands.includes(key)) {
+      } else if (key !== undefined && memory.seenCommands.includes(key)) {
         step.status = 'refused';
         const msg = `You already ran exactly this command (${cmd.name} with the same arguments); its result is above. Try something different.`;
         step.rectifications.push({ kind: 'repeat-refused', from: cmd.name, message: msg });
         feedback = msg;
       } else {
-        memory.seenCommands.push(key);
+        if (key !== undefined) memory.seenCommands.push(key);
         const tool = tools.find((t) => t.definition.name === cmd.name)!;
         const overlayBefore = ws.overlay();
         const toolStart = performance.now();
@@ -406,10 +453,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
       end = { kind: 'budget', reason: `no price known for model ${step.response?.model}: add it to the price table, or set budgets.unknownPrice to "ignore"` };
     }
     emit({ type: 'step', runId, step });
-    await persist('running');
+    unsaved = true;
     if (control.stopRequested && !end) end = { kind: 'user-stop', reason: 'stopped by the user' };
   }
 
+  // the last step (no model call followed it to hide its record behind)
+  if (unsaved) await persist('running');
   // the time since the last step's record (persisting it, the last checks) belongs to the last step: replaced, not
   // changed in place, so a recorder sees that it changed
   const tail = closeWindow();

@@ -35,3 +35,16 @@ export function costUsd(table: PriceTable, model: string, usage: { inputTokens: 
   if (!p) return null;
   return (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1_000_000;
 }
+
+/**
+ * costUsd for one run: prices looked up once per model name. The table is read as it is at the first step of each
+ * model (a run records its table at the start and does not change it).
+ */
+export function runCosts(table: PriceTable): (model: string, usage: { inputTokens: number; outputTokens: number }) => number | null {
+  const byModel = new Map<string, Price | undefined>();
+  return (model, usage) => {
+    if (!byModel.has(model)) byModel.set(model, priceFor(table, model));
+    const p = byModel.get(model);
+    return p ? (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1_000_000 : null;
+  };
+}

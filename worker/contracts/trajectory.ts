@@ -68,7 +68,8 @@ export const TrajStep = z.object({
   tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative(), estimated: z.boolean() }),
   /** null when the model has no known price */
   costUsd: z.number().nonnegative().nullable(),
-  latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number() }),
+  /** background: engine work done while the model call was in flight (persisting the previous step, the prompt hash), inside `model` */
+  latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number(), background: z.number().optional() }),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type TrajStep = z.infer<typeof TrajStep>;

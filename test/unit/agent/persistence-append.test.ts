@@ -93,6 +93,55 @@ describe('append-only trajectory records', () => {
     expect(stepRecordId('run-x', 12)).toBe('run-x.00012');
   });
 
+  it('records each step while the next model call is in flight, and the last one before the run ends', async () => {
+    const order: string[] = [];
+    const scripted = createScriptedProvider(REPLIES);
+    const t = await runAgent(
+      opts({
+        llm: {
+          ...scripted,
+          complete: (req) => {
+            order.push(`model call ${order.filter((o) => o.startsWith('model')).length + 1}`);
+            // answers on a later task, as a model over the network does
+            return new Promise((resolve, reject) => setTimeout(() => scripted.complete(req).then(resolve, reject), 5));
+          },
+        },
+        record: async (traj) => {
+          order.push(`record ${traj.steps.length} (${traj.status})`);
+        },
+      }),
+    );
+    expect(t.steps).toHaveLength(4);
+    expect(order).toEqual([
+      'model call 1',
+      'model call 2',
+      'record 1 (running)',
+      'model call 3',
+      'record 2 (running)',
+      'model call 4',
+      'record 3 (running)',
+      'record 4 (running)',
+      'record 4 (finished)',
+    ]);
+    // the time the record and the hash took while the model worked is shown apart from the loop's own time
+    for (const s of t.steps) expect(s.latencyMs.background).toBeGreaterThanOrEqual(0);
+    expect(t.steps.every((s) => /^[0-9a-f]{64}$/.test(s.prompt.promptHash))).toBe(true);
+  });
+
+  it('a record that fails while the model works ends the run with that error once the reply is in', async () => {
+    let records = 0;
+    await expect(
+      runAgent(
+        opts({
+          record: async () => {
+            if (++records === 2) throw new Error('QuotaExceededError: the trajectory store is full');
+          },
+        }),
+      ),
+    ).rejects.toThrow(/trajectory store is full/);
+    expect(records).toBe(2);
+  });
+
   it('the loop never changes a step in place after pushing it', async () => {
     const pushed = new Map<number, string>();
     const t = await runAgent(
