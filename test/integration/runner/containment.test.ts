@@ -144,6 +144,49 @@ describe.each(['warm', 'cold'] as const)('hostile tests on the %s path', (path) 
     await healthyAfter();
   });
 
+  it('after a test that loops forever, runs the rest of its class and the classes after it', async () => {
+    const files = {
+      [CALC]: BUGGY_CALC,
+      'src/test/java/demo/CalcTest.java': project()['src/test/java/demo/CalcTest.java']!,
+      'src/test/java/demo/LoopFirstTest.java': `package demo;
+
+import static org.junit.Assert.assertEquals;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runners.MethodSorters;
+
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class LoopFirstTest {
+  @Test
+  public void a_loops() {
+    while (true) Thread.onSpinWait();
+  }
+
+  @Test
+  public void b_passes() {
+    assertEquals(4, 2 + 2);
+  }
+
+  @Test
+  public void c_fails() {
+    assertEquals(5, 2 + 2);
+  }
+}
+`,
+    };
+    const all = await client.validate(new FakeWorkspace(files), LAYOUT, { mode: 'all' }, { path, limits: { perTestTimeoutMs: 1500 } });
+    expect(Object.fromEntries(all.tests.map((t) => [t.id, t.status]))).toEqual({
+      'demo.CalcTest::add': 'fail',
+      'demo.LoopFirstTest::a_loops': 'timeout',
+      'demo.LoopFirstTest::b_passes': 'pass',
+      'demo.LoopFirstTest::c_fails': 'fail',
+    });
+    // failing-first stops at the listed test that timed out: nothing else runs
+    const first = await client.validate(new FakeWorkspace(files), LAYOUT, { mode: 'failing-first', tests: ['demo.LoopFirstTest::a_loops'] }, { path, limits: { perTestTimeoutMs: 1500 } });
+    expect(first.tests.map((t) => [t.id, t.status])).toEqual([['demo.LoopFirstTest::a_loops', 'timeout']]);
+    await healthyAfter();
+  });
+
   it('turns System.exit into a test error', async () => {
     const r = await run('callsSystemExit');
     const t = only(r, 'demo.HostileTest::callsSystemExit');

@@ -10,8 +10,11 @@ import java.util.TreeMap;
 
 /**
  * Runs one validation's tests: failing-first (listed tests first, stop at the first failure, then the rest of the
- * suite), listed, or all. Each class runs on a thread in a private thread group; a test over its timeout is stopped
- * and the worker marked poisoned (the Node side then replaces the JVM).
+ * suite), listed, or all. The whole run happens on one test thread in a private thread group while the calling
+ * thread watches it: one hand-over per validation, not one per test class (a thread wake-up costs 0.1–1 ms on a busy
+ * machine, and write_fix's variants run many classes each). A test over its timeout is stopped with its thread, the
+ * worker is marked poisoned (the Node side then replaces the JVM), and the run goes on from where it was on a new
+ * thread: every step skips the tests that already have a result.
  */
 final class TestSession {
   final TestEngine engine;
@@ -20,12 +23,19 @@ final class TestSession {
   final long perTestTimeoutMs;
   final long deadline;
   final ThreadGroup group;
+  /** written by the test thread and the watchdog: every access holds its lock */
   final Map<String, Map<String, Object>> results = new LinkedHashMap<>();
   /** optional per-test hook (coverage): called on the test thread before a test starts and after it ends */
   TestHooks hooks;
-  String stopped = "none";
-  boolean poisoned = false;
-  String poisonReason = null;
+  volatile String stopped = "none";
+  volatile boolean poisoned = false;
+  volatile String poisonReason = null;
+  /** the class run in progress on the test thread, for the watchdog */
+  private volatile Recorder running;
+  /** the thread of the current attempt; an attempt given up on (timeout, wall clock) writes nothing more */
+  private volatile Thread attempt;
+  /** test plans per class, so a run resumed after a timeout does not build them again */
+  private final Map<String, List<String>> plans = new java.util.HashMap<>();
 
   interface TestHooks {
     void before(String id);
@@ -47,11 +57,36 @@ final class TestSession {
   }
 
   private boolean anyFailure(Iterable<String> ids) {
-    for (String id : ids) {
-      Map<String, Object> r = results.get(id);
-      if (r != null && isFailure((String) r.get("status"))) return true;
+    synchronized (results) {
+      for (String id : ids) {
+        Map<String, Object> r = results.get(id);
+        if (r != null && isFailure((String) r.get("status"))) return true;
+      }
     }
     return false;
+  }
+
+  private boolean hasResult(String id) {
+    synchronized (results) {
+      return results.containsKey(id);
+    }
+  }
+
+  /** Records a result from the test thread, unless its attempt was given up on. */
+  private void record(String id, Map<String, Object> r) {
+    synchronized (results) {
+      if (Thread.currentThread() == attempt) results.put(id, r);
+    }
+  }
+
+  /** Stops the run at its first failure (from the test thread, unless its attempt was given up on). */
+  private void stopAtFailure() {
+    if (Thread.currentThread() == attempt && stopped.equals("none")) stopped = "first-failure";
+  }
+
+  /** The run goes on: this thread's attempt was not given up on and nothing stopped the run. */
+  private boolean goOn() {
+    return Thread.currentThread() == attempt && stopped.equals("none");
   }
 
   static boolean isFailure(String status) {
@@ -59,6 +94,34 @@ final class TestSession {
   }
 
   void run(String mode, List<String> listed, List<String> testClasses) {
+    Thread last = null;
+    while (true) {
+      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+      Thread t = new Thread(group, () -> {
+        try {
+          runSteps(mode, listed, testClasses);
+        } finally {
+          done.countDown();
+        }
+      }, "repairlab-tests");
+      t.setContextClassLoader(loader);
+      t.setDaemon(true);
+      attempt = t;
+      last = t;
+      t.start();
+      if (!watch(t, done)) break;
+      // a test ran past its timeout: go on without it on a fresh thread
+    }
+    if (mode.equals("failing-first")) {
+      synchronized (results) {
+        for (String id : listed) results.computeIfAbsent(id, k -> result(k, "not-run", 0, null));
+      }
+    }
+    checkLeakedThreads(last);
+  }
+
+  /** The run's steps, on the test thread; each skips the tests that already have a result. */
+  private void runSteps(String mode, List<String> listed, List<String> testClasses) {
     if (mode.equals("listed")) {
       runGrouped(listed, false);
     } else if (mode.equals("all")) {
@@ -66,58 +129,62 @@ final class TestSession {
     } else {
       // failing-first: each listed test alone, stop at the first failure; then the rest of the suite
       for (String id : listed) {
-        if (!stopped.equals("none")) break;
-        runGrouped(List.of(id), true);
-        if (anyFailure(List.of(id)) && stopped.equals("none")) stopped = "first-failure";
+        if (!goOn()) break;
+        if (!hasResult(id)) runGrouped(List.of(id), true);
+        if (anyFailure(List.of(id))) stopAtFailure();
       }
-      if (stopped.equals("none")) runSuite(testClasses, new LinkedHashSet<>(listed), true);
-      for (String id : listed) results.computeIfAbsent(id, k -> result(k, "not-run", 0, null));
+      if (goOn()) runSuite(testClasses, new LinkedHashSet<>(listed), true);
     }
-    endTestThread();
-    checkLeakedThreads();
   }
 
   private void runGrouped(List<String> ids, boolean stopOnFailure) {
     Map<String, List<String>> byClass = new TreeMap<>();
     for (String id : ids) byClass.computeIfAbsent(classOf(id), k -> new ArrayList<>()).add(id);
     for (Map.Entry<String, List<String>> e : byClass.entrySet()) {
-      if (!stopped.equals("none")) return;
-      Class<?> cls;
-      try {
-        cls = Class.forName(e.getKey(), false, loader);
-      } catch (Throwable t) {
-        for (String id : e.getValue())
-          results.put(id, result(id, "error", 0, Failures.clean(new ClassNotFoundException("test class " + e.getKey() + " was not found in the compiled tests"), projectClasses)));
-        continue;
+      if (!goOn()) return;
+      Set<String> todo = new LinkedHashSet<>();
+      for (String id : e.getValue()) if (!hasResult(id)) todo.add(id);
+      if (!todo.isEmpty()) {
+        Class<?> cls;
+        try {
+          cls = Class.forName(e.getKey(), false, loader);
+        } catch (Throwable t) {
+          for (String id : todo)
+            record(id, result(id, "error", 0, Failures.clean(new ClassNotFoundException("test class " + e.getKey() + " was not found in the compiled tests"), projectClasses)));
+          continue;
+        }
+        runClass(cls, todo);
       }
-      runClass(cls, new LinkedHashSet<>(e.getValue()));
-      if (stopOnFailure && anyFailure(e.getValue()) && stopped.equals("none")) stopped = "first-failure";
+      if (stopOnFailure && anyFailure(e.getValue())) stopAtFailure();
     }
   }
 
   private void runSuite(List<String> testClasses, Set<String> exclude, boolean stopOnFailure) {
     for (String name : testClasses) {
-      if (!stopped.equals("none")) return;
+      if (!goOn()) return;
       if (System.currentTimeMillis() > deadline) {
-        stopped = "wall-clock";
+        if (Thread.currentThread() == attempt) stopped = "wall-clock";
         return;
       }
       Class<?> cls;
       List<String> plan;
       try {
         cls = Class.forName(name, false, loader);
-        plan = engine.plan(cls);
+        plan = plans.get(name);
+        if (plan == null) plans.put(name, plan = engine.plan(cls));
       } catch (Throwable t) {
         String id = TestEngine.id(name, "initializationError");
-        results.put(id, result(id, "error", 0, Failures.clean(t, projectClasses)));
-        if (stopOnFailure) stopped = "first-failure";
+        if (!hasResult(id)) record(id, result(id, "error", 0, Failures.clean(t, projectClasses)));
+        if (stopOnFailure) stopAtFailure();
         continue;
       }
       Set<String> selected = new LinkedHashSet<>(plan);
       selected.removeAll(exclude);
       if (selected.isEmpty()) continue;
-      runClass(cls, selected);
-      if (stopOnFailure && anyFailure(selected) && stopped.equals("none")) stopped = "first-failure";
+      Set<String> todo = new LinkedHashSet<>();
+      for (String id : selected) if (!hasResult(id)) todo.add(id);
+      if (!todo.isEmpty()) runClass(cls, todo);
+      if (stopOnFailure && anyFailure(selected)) stopAtFailure();
     }
   }
 
@@ -161,7 +228,9 @@ final class TestSession {
     synchronized Runnable close(String status, Map<String, Object> failure) {
       closed = true;
       if (current != null) {
-        results.put(current, result(current, status, System.currentTimeMillis() - currentStart, failure));
+        synchronized (results) {
+          results.put(current, result(current, status, System.currentTimeMillis() - currentStart, failure));
+        }
         remaining.remove(current);
         current = null;
       }
@@ -191,10 +260,12 @@ final class TestSession {
         if (poisonReason == null) poisonReason = "the JVM hit " + failure.getClass().getSimpleName();
       }
       if (hooks != null && startedAt.containsKey(id)) hooks.after(id, status.equals("pass"));
-      Map<String, Object> prev = results.get(id);
-      // repeated invocations (parameterized, dynamic) fold into one result: the worst status wins
-      if (prev == null || rank(status) > rank((String) prev.get("status"))) {
-        results.put(id, result(id, status, ms, failure == null ? null : Failures.clean(failure, projectClasses)));
+      synchronized (results) {
+        Map<String, Object> prev = results.get(id);
+        // repeated invocations (parameterized, dynamic) fold into one result: the worst status wins
+        if (prev == null || rank(status) > rank((String) prev.get("status"))) {
+          results.put(id, result(id, status, ms, failure == null ? null : Failures.clean(failure, projectClasses)));
+        }
       }
       remaining.remove(id);
       if (id.equals(current)) current = null;
@@ -233,111 +304,75 @@ final class TestSession {
   }
 
   /**
-   * One thread runs this validation's test classes one after the other, as a build tool's test run does; a thread
-   * start costs ~1–2 ms on a busy machine, so one per class adds up over write_fix's variants. A test over its time
-   * stops that thread and the next class gets a new one.
+   * Watches the test thread until its run ends (true: a test ran past its timeout and was stopped with the thread;
+   * the run goes on on a new one) — false when the run is over (done, or stopped at the wall clock).
    */
-  private Thread worker;
-  private final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
-  private static final Runnable END = () -> {};
-
-  private Thread testThread() {
-    if (worker != null && worker.isAlive()) return worker;
-    tasks.clear();
-    Thread t = new Thread(group, () -> {
-      while (true) {
-        Runnable task;
-        try {
-          task = tasks.take();
-        } catch (InterruptedException e) {
-          continue; // a test left its interrupt flag set; only END ends this thread
-        }
-        if (task == END) return;
-        Thread.interrupted(); // each class starts uninterrupted, as on a fresh thread
-        task.run();
+  private boolean watch(Thread t, java.util.concurrent.CountDownLatch done) {
+    while (true) {
+      try {
+        if (done.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
       }
-    }, "repairlab-tests");
-    t.setContextClassLoader(loader);
-    t.setDaemon(true);
-    t.start();
-    worker = t;
-    return t;
-  }
-
-  /** Ends the test thread (before leaked threads are looked for). */
-  private void endTestThread() {
-    Thread t = worker;
-    worker = null;
-    if (t == null || !t.isAlive()) return;
-    tasks.add(END);
-    try {
-      t.join(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private void runClass(Class<?> cls, Set<String> selected) {
-    Set<String> remaining = new LinkedHashSet<>(selected);
-    while (!remaining.isEmpty()) {
-      Recorder rec = new Recorder(remaining);
-      Set<String> batch = new LinkedHashSet<>(remaining);
-      Throwable[] crash = {null};
-      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-      Thread t = testThread();
-      tasks.add(() -> {
-        try {
-          engine.run(cls, batch, rec);
-        } catch (Throwable x) {
-          crash[0] = x;
-        } finally {
-          done.countDown();
-        }
-      });
-      boolean timedOut = false;
-      while (true) {
-        try {
-          if (done.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) break;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        if (!t.isAlive()) break;
-        long now = System.currentTimeMillis();
-        Runnable stopHook = null;
-        boolean overTime = false;
-        boolean overWall = now > deadline;
+      if (!t.isAlive()) return false;
+      long now = System.currentTimeMillis();
+      Recorder rec = running;
+      Runnable stopHook = null;
+      boolean overTime = false;
+      boolean overWall = now > deadline;
+      if (overWall) {
+        attempt = null; // from here on the dying thread records nothing
+        if (rec != null) stopHook = rec.close("timeout", timeoutFailure("the validation's wall clock"));
+      } else if (rec != null) {
         synchronized (rec) {
           // decided under the recorder's lock so a test that just finished is never marked as timed out
-          if (overWall) stopHook = rec.close("timeout", timeoutFailure("the validation's wall clock"));
-          else if (rec.current != null && now - rec.currentStart > perTestTimeoutMs) {
+          if (!rec.closed && rec.current != null && now - rec.currentStart > perTestTimeoutMs) {
             overTime = true;
+            attempt = null;
             stopHook = rec.close("timeout", timeoutFailure("its " + perTestTimeoutMs + " ms limit"));
           }
         }
-        if (overWall) {
-          stopThread(t, stopHook);
-          worker = null;
-          stopped = "wall-clock";
-          for (String id : remaining) results.putIfAbsent(id, result(id, "not-run", 0, null));
-          return;
-        }
-        if (overTime) {
-          stopThread(t, stopHook);
-          worker = null;
-          timedOut = true;
-          break;
-        }
       }
-      if (timedOut) continue; // run what is left of the class on a fresh thread
-      synchronized (rec) {
-        Throwable why = rec.classFailure != null ? rec.classFailure : crash[0];
-        for (String id : remaining) {
-          if (why != null) results.put(id, result(id, TestEngine.statusOf(why), 0, Failures.clean(why, projectClasses)));
-          else results.put(id, result(id, "error", 0, Failures.clean(new IllegalArgumentException("no test named " + id + " was found"), projectClasses)));
+      if (overWall) {
+        stopThread(t, stopHook);
+        stopped = "wall-clock";
+        if (rec != null) {
+          synchronized (results) {
+            for (String id : rec.remaining) results.putIfAbsent(id, result(id, "not-run", 0, null));
+          }
         }
-        remaining.clear();
+        return false;
       }
+      if (overTime) {
+        stopThread(t, stopHook);
+        return true;
+      }
+    }
+  }
+
+  /** Runs some tests of one class on the test thread (the current one) and records what the engine did not report. */
+  private void runClass(Class<?> cls, Set<String> selected) {
+    Recorder rec = new Recorder(new LinkedHashSet<>(selected));
+    Thread.interrupted(); // each class starts uninterrupted, as on a fresh thread
+    running = rec;
+    Throwable crash = null;
+    try {
+      engine.run(cls, new LinkedHashSet<>(selected), rec);
+    } catch (ThreadDeath stoppedByWatchdog) {
+      throw stoppedByWatchdog; // this attempt was given up on: no further tests on this thread
+    } catch (Throwable x) {
+      crash = x;
+    }
+    running = null;
+    synchronized (rec) {
+      if (rec.closed) return;
+      Throwable why = rec.classFailure != null ? rec.classFailure : crash;
+      for (String id : rec.remaining) {
+        if (why != null) record(id, result(id, TestEngine.statusOf(why), 0, Failures.clean(why, projectClasses)));
+        else record(id, result(id, "error", 0, Failures.clean(new IllegalArgumentException("no test named " + id + " was found"), projectClasses)));
+      }
+      rec.remaining.clear();
     }
   }
 
@@ -350,11 +385,13 @@ final class TestSession {
     return f;
   }
 
-  private void checkLeakedThreads() {
+  /** Threads the tests left in the group; the test thread that just finished its run is not one of them. */
+  private void checkLeakedThreads(Thread finished) {
     Thread[] threads = new Thread[group.activeCount() + 8];
     int n = group.enumerate(threads, true);
     for (int i = 0; i < n; i++) {
       Thread t = threads[i];
+      if (t == finished) continue; // ending now (had its run been stopped, the worker is poisoned already)
       // non-daemon threads keep running after the tests; busy daemon threads burn CPU for later validations
       if (t != null && t.isAlive() && (!t.isDaemon() || t.getState() == Thread.State.RUNNABLE)) {
         poisoned = true;
@@ -364,6 +401,8 @@ final class TestSession {
   }
 
   List<Map<String, Object>> resultList() {
-    return new ArrayList<>(results.values());
+    synchronized (results) {
+      return new ArrayList<>(results.values());
+    }
   }
 }
