@@ -93,7 +93,10 @@ const VARIANTS: Array<{ name: string; content: string; merges: boolean }> = [
   { name: 'comments and spacing outside bodies differ', content: addBody('    calls++;\n    return b + a;').replace('/** Small arithmetic helpers. */', '// helpers').replace('  private static int calls;', '  private   static int calls; // counted') + '\n// end\n', merges: true },
   { name: 'an extra line outside bodies: alone (its lines would shift)', content: addBody('    return a + b;').replace('/** Small arithmetic helpers. */', '/**\n * Small arithmetic helpers.\n */'), merges: false },
   { name: 'a compile error in the body', content: addBody('    calls++;\n    return a + ;'), merges: false },
-  { name: 'an unknown symbol in the body', content: addBody('    return a + missing;'), merges: false },
+  // a variant that does not compile is answered from the failed merged compile when its diagnostics can be read off it
+  { name: 'an unknown symbol in the body', content: addBody('    return a + missing;'), merges: true },
+  { name: 'a parameter declared again (the message names the method): alone', content: addBody('    int a = 0;\n    return a + b;'), merges: false },
+  { name: 'a missing return (found by flow analysis, after the others were cleared)', content: addBody('    calls++;'), merges: true },
   { name: 'a new field (outside bodies): alone', content: addBody('    return a + b + EXTRA;').replace('  private static int calls;', '  private static int calls;\n  private static final int EXTRA = 0;'), merges: false },
   { name: 'a lambda in the body: alone', content: addBody('    java.util.function.IntBinaryOperator op = (x, y) -> x + y;\n    return op.applyAsInt(a, b);'), merges: false },
   // variants that differ from the first in one body are parsed body-only: braces in strings and comments are text

@@ -316,7 +316,21 @@ public final class Harness {
           NOTE = "merged compile failed in shared code: " + compiled.diagnostics;
           return;
         }
-        // the implicated variants are validated alone (for their exact diagnostics); the others merge again
+        // the implicated variants are answered from this compile where their own diagnostics can be read off it, else
+        // validated alone; the others merge again
+        for (int v : implicated) {
+          List<Map<String, Object>> own = plan.ownDiagnostics(v, compiled.diagnostics, contents.get(differing).get(v));
+          if (own == null) continue;
+          WarmProject.Outcome failed = new WarmProject.Outcome();
+          failed.compiled = false;
+          failed.full = compiled.full;
+          failed.ms = compiled.ms;
+          failed.diagnostics = own;
+          Map<String, Object> answer = testCompiled(project, engine, reqs.get(v), changed.get(v).keySet(), Set.of(), failed, t0);
+          answer.put("merged", plan.members.size());
+          answers.set(v, answer);
+          mergedOut.add(v);
+        }
         candidates.removeAll(implicated);
         candidates.removeAll(alone);
         NOTE = "merged compile failed; implicated " + implicated + ", alone " + alone + ", " + compiled.diagnostics;

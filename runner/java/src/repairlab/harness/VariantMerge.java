@@ -115,6 +115,38 @@ final class VariantMerge {
     }
 
     /**
+     * What variant v's own compile reports, read off a failed merged compile that implicates it — or null where that
+     * is not certain, and v is compiled alone instead. Certain when every diagnostic of the merged compile lies in
+     * variants' own lines (none in shared code, whose position relative to v's copy differs from v's file), v has an
+     * error, none of v's messages names a copy method, each of v's diagnostic lines reads as the same text in v's own
+     * file (so columns hold too), and javac's list was not cut at its 100 entries. A method body is attributed and
+     * flow-checked on its own, so v's diagnostics, moved to v's lines, are those of v alone.
+     */
+    List<Map<String, Object>> ownDiagnostics(int v, List<Map<String, Object>> diagnostics, String variantSource) {
+      int[] map = lineMaps.get(v);
+      if (map == null || diagnostics.size() >= 100) return null;
+      String[] mergedLines = merged.split("\n", -1);
+      String[] ownLines = variantSource.split("\n", -1);
+      List<Map<String, Object>> own = new ArrayList<>();
+      boolean error = false;
+      for (Map<String, Object> d : diagnostics) {
+        if (!file.equals(d.get("file"))) return null;
+        int line = (Integer) d.get("line");
+        Set<Integer> owners = ownersOf(line);
+        if (owners == null) return null;
+        if (!owners.contains(v)) continue;
+        if (String.valueOf(d.get("message")).contains(COPY_PREFIX)) return null;
+        int at = line < map.length ? map[line] : 0;
+        if (at <= 0 || line > mergedLines.length || at > ownLines.length || !mergedLines[line - 1].equals(ownLines[at - 1])) return null;
+        Map<String, Object> moved = new LinkedHashMap<>(d);
+        moved.put("line", at);
+        own.add(moved);
+        error |= "error".equals(d.get("kind"));
+      }
+      return error ? own : null;
+    }
+
+    /**
      * The variants a failed merged compile implicates: those whose own code holds an error line. Null when an error
      * lies in code every variant shares (or outside the merged file), so no variant can be cleared.
      */
