@@ -237,13 +237,21 @@ final class TestSession {
       return stopHook;
     }
 
+    /** the attempt (test thread) that made this recorder: once it is given up on, its events are dropped */
+    final Thread owner = Thread.currentThread();
+
     Recorder(Set<String> remaining) {
       this.remaining = remaining;
     }
 
+    /** events of a closed recorder, or of an attempt given up on, are late: the watchdog has answered for them */
+    private boolean late() {
+      return closed || owner != attempt;
+    }
+
     @Override
     public synchronized void started(String id) {
-      if (closed) return;
+      if (late()) return;
       current = id;
       currentStart = System.currentTimeMillis();
       startedAt.putIfAbsent(id, currentStart);
@@ -252,7 +260,7 @@ final class TestSession {
 
     @Override
     public synchronized void finished(String id, String status, Throwable failure) {
-      if (closed) return;
+      if (late()) return;
       long start = startedAt.getOrDefault(id, System.currentTimeMillis());
       long ms = System.currentTimeMillis() - start;
       if (failure instanceof VirtualMachineError) {
@@ -273,7 +281,7 @@ final class TestSession {
 
     @Override
     public synchronized void classFailed(Throwable failure) {
-      if (closed) return;
+      if (late()) return;
       if (classFailure == null) classFailure = failure;
     }
   }
