@@ -68,6 +68,12 @@ public class HostileTest {
   }
 
   @Test
+  public void interruptsEveryOtherThread() throws Exception {
+    for (Thread t : Thread.getAllStackTraces().keySet()) if (t != Thread.currentThread()) t.interrupt();
+    Thread.sleep(300); // still running when the harness thread wakes up interrupted
+  }
+
+  @Test
   public void readsStdin() throws Exception {
     // the warm worker's requests arrive on its stdin: code under test must not see (or steal) them
     assertEquals(-1, System.in.read());
@@ -202,6 +208,13 @@ public class LoopFirstTest {
   const warmOnly = (name: string, fn: () => Promise<void>) => {
     if (path === 'warm') it(name, fn);
   };
+
+  it('keeps watching when a test interrupts the harness threads', async () => {
+    const r = await run('interruptsEveryOtherThread', { perTestTimeoutMs: 3000 });
+    expect(only(r, 'demo.HostileTest::interruptsEveryOtherThread').status).toBe('pass');
+    expect(only(r, 'demo.CalcTest::add').status).toBe('fail'); // the next test still ran and was reported
+    await healthyAfter();
+  });
 
   it('gives code under test an empty stdin', async () => {
     const r = await run('readsStdin', { perTestTimeoutMs: 3000 });

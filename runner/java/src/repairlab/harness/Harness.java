@@ -101,10 +101,19 @@ public final class Harness {
     // the protocol owns stdin; code under test reading System.in gets an empty stream, not the next request
     java.io.InputStream in = new java.io.BufferedInputStream(System.in);
     System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
-    String line;
+    // a reader thread takes requests off stdin, so this thread can wait for one with a time limit (collectWhileIdle)
+    java.util.concurrent.BlockingQueue<Incoming> inbox = new java.util.concurrent.LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> readRequests(in, inbox), "repairlab-protocol");
+    reader.setDaemon(true);
+    reader.start();
     while (true) {
-      collectWhileIdle(in);
-      if ((line = readLine(in)) == null) return;
+      Incoming msg = next(inbox, IDLE_BEFORE_GC_MS);
+      if (msg == null) {
+        collectWhileIdle();
+        msg = next(inbox, -1);
+      }
+      if (msg == Incoming.END) return;
+      String line = msg.line;
       if (line.equals("EXIT")) return;
       boolean batch = line.startsWith("VALIDATE_BATCH ");
       if (!batch && !line.startsWith("VALIDATE ")) {
@@ -113,10 +122,8 @@ public final class Harness {
       }
       Map<String, Object> out;
       try {
-        int size = Integer.parseInt(line.substring(line.indexOf(' ') + 1).trim());
-        byte[] data = in.readNBytes(size);
-        if (data.length < size) return; // the runner went away mid-request
-        Bundle bundle = Bundle.parse(data);
+        if (msg.data == null) throw new IllegalArgumentException("malformed request line: " + line);
+        Bundle bundle = Bundle.parse(msg.data);
         out = batch ? validateBatch(project, engine, bundle) : validateWarm(project, engine, bundle.requests.get(0), bundle);
       } catch (Throwable t) {
         out = new LinkedHashMap<>();
@@ -125,6 +132,56 @@ public final class Harness {
       }
       captured.reset();
       send(out);
+    }
+  }
+
+  /** One protocol message: its command line and, for VALIDATE and VALIDATE_BATCH, its bundle (null if malformed). */
+  private static final class Incoming {
+    static final Incoming END = new Incoming("", null);
+    final String line;
+    final byte[] data;
+
+    Incoming(String line, byte[] data) {
+      this.line = line;
+      this.data = data;
+    }
+  }
+
+  /** Reads requests off stdin until its end (or a request cut short: the runner went away), then END. */
+  private static void readRequests(java.io.InputStream in, java.util.concurrent.BlockingQueue<Incoming> inbox) {
+    try {
+      String line;
+      while ((line = readLine(in)) != null) {
+        byte[] data = null;
+        if (line.startsWith("VALIDATE_BATCH ") || line.startsWith("VALIDATE ")) {
+          int size = -1;
+          try {
+            size = Integer.parseInt(line.substring(line.indexOf(' ') + 1).trim());
+          } catch (NumberFormatException e) {
+            // answered as malformed
+          }
+          if (size >= 0) {
+            data = in.readNBytes(size);
+            if (data.length < size) break;
+          }
+        }
+        inbox.add(new Incoming(line, data));
+      }
+    } catch (java.io.IOException e) {
+      // stdin closed: the runner went away
+    } finally {
+      inbox.add(Incoming.END);
+    }
+  }
+
+  /** The next request, waiting at most timeoutMs (negative: without limit); null when none came in time. */
+  private static Incoming next(java.util.concurrent.BlockingQueue<Incoming> inbox, long timeoutMs) {
+    while (true) {
+      try {
+        return timeoutMs < 0 ? inbox.take() : inbox.poll(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        // only code under test can interrupt this thread: go on waiting
+      }
     }
   }
 
@@ -137,29 +194,19 @@ public final class Harness {
    * Collects garbage while no request is waiting, so a collection does not pause the next validation: javac fills
    * the young generation in a few batches, and a young collection inside a batch costs 15–40 ms on its critical
    * path. An agent leaves the worker idle while its model works; the first request that arrives during the
-   * collection waits for it. Only when the young generation is at least half full, where a young collection is
-   * near anyway (an idle worker collects once; System.gc is a full collection, longer than a young one).
+   * collection waits for it. Called after IDLE_BEFORE_GC_MS without a request; collects only when the young
+   * generation is at least half full, where a young collection is near anyway (an idle worker collects once;
+   * System.gc is a full collection, longer than a young one).
    */
-  private static void collectWhileIdle(java.io.InputStream in) throws java.io.IOException {
+  private static void collectWhileIdle() {
     if (EDEN == null) return;
     java.lang.management.MemoryUsage eden = EDEN.getUsage();
     long capacity = eden.getMax() > 0 ? eden.getMax() : eden.getCommitted();
     if (capacity <= 0 || eden.getUsed() * 2 < capacity) return;
-    long until = System.nanoTime() + IDLE_BEFORE_GC_MS * 1_000_000;
-    while (in.available() == 0) {
-      if (System.nanoTime() >= until) {
-        long t = System.nanoTime();
-        System.gc();
-        IDLE_GC_MS += (System.nanoTime() - t) / 1_000_000;
-        IDLE_GCS++;
-        return;
-      }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
+    long t = System.nanoTime();
+    System.gc();
+    IDLE_GC_MS += (System.nanoTime() - t) / 1_000_000;
+    IDLE_GCS++;
   }
 
   /** collections done while idle, and their time (reported with batch answers, for the runner's benchmark) */
@@ -318,7 +365,8 @@ public final class Harness {
         }
         // the implicated variants are answered from this compile where their own diagnostics can be read off it, else
         // validated alone; the others merge again
-        for (int v : implicated) {
+        // (not from a reused javac context that may be stale: its errors could be wrong, so they go alone)
+        for (int v : compiled.unconfirmed ? Set.<Integer>of() : implicated) {
           List<Map<String, Object>> own = plan.ownDiagnostics(v, compiled.diagnostics, contents.get(differing).get(v));
           if (own == null) continue;
           WarmProject.Outcome failed = new WarmProject.Outcome();

@@ -95,6 +95,7 @@ final class TestSession {
 
   void run(String mode, List<String> listed, List<String> testClasses) {
     Thread last = null;
+    java.util.concurrent.CountDownLatch lastDone = null;
     while (true) {
       java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
       Thread t = new Thread(group, () -> {
@@ -108,6 +109,7 @@ final class TestSession {
       t.setDaemon(true);
       attempt = t;
       last = t;
+      lastDone = done;
       t.start();
       if (!watch(t, done)) break;
       // a test ran past its timeout: go on without it on a fresh thread
@@ -117,7 +119,8 @@ final class TestSession {
         for (String id : listed) results.computeIfAbsent(id, k -> result(k, "not-run", 0, null));
       }
     }
-    checkLeakedThreads(last);
+    // the test thread that finished its run is ending, not leaked; one that did not finish is looked at like any other
+    checkLeakedThreads(lastDone != null && lastDone.getCount() == 0 ? last : null);
   }
 
   /** The run's steps, on the test thread; each skips the tests that already have a result. */
@@ -303,8 +306,7 @@ final class TestSession {
       try {
         t.join(50);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+        // only code under test can interrupt the harness thread: keep stopping
       }
     }
     poisoned = true;
@@ -320,8 +322,8 @@ final class TestSession {
       try {
         if (done.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) return false;
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+        // only code under test can interrupt the harness thread: the watch goes on (and the flag stays cleared)
+        continue;
       }
       if (!t.isAlive()) return false;
       long now = System.currentTimeMillis();
@@ -330,8 +332,14 @@ final class TestSession {
       boolean overTime = false;
       boolean overWall = now > deadline;
       if (overWall) {
-        attempt = null; // from here on the dying thread records nothing
-        if (rec != null) stopHook = rec.close("timeout", timeoutFailure("the validation's wall clock"));
+        if (rec == null) attempt = null; // from here on the dying thread records nothing
+        else {
+          synchronized (rec) {
+            // under the recorder's lock, so the end of a class run either records before this or sees it closed
+            attempt = null;
+            stopHook = rec.close("timeout", timeoutFailure("the validation's wall clock"));
+          }
+        }
       } else if (rec != null) {
         synchronized (rec) {
           // decided under the recorder's lock so a test that just finished is never marked as timed out
@@ -372,9 +380,10 @@ final class TestSession {
     } catch (Throwable x) {
       crash = x;
     }
-    running = null;
+    if (running == rec) running = null; // (a thread that outlived its stop must not clear a newer attempt's run)
     synchronized (rec) {
       if (rec.closed) return;
+      rec.current = null;
       Throwable why = rec.classFailure != null ? rec.classFailure : crash;
       for (String id : rec.remaining) {
         if (why != null) record(id, result(id, TestEngine.statusOf(why), 0, Failures.clean(why, projectClasses)));

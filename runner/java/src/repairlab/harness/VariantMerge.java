@@ -119,7 +119,8 @@ final class VariantMerge {
      * is not certain, and v is compiled alone instead. Certain when every diagnostic of the merged compile lies in
      * variants' own lines (none in shared code, whose position relative to v's copy differs from v's file), v has an
      * error, none of v's messages names a copy method, each of v's diagnostic lines reads as the same text in v's own
-     * file (so columns hold too), and javac's list was not cut at its 100 entries. A method body is attributed and
+     * file (so columns hold too), v's diagnostics come in the order of its lines, and javac's list was not cut at its
+     * 100 entries. A method body is attributed and
      * flow-checked on its own, so v's diagnostics, moved to v's lines, are those of v alone.
      */
     List<Map<String, Object>> ownDiagnostics(int v, List<Map<String, Object>> diagnostics, String variantSource) {
@@ -129,6 +130,7 @@ final class VariantMerge {
       String[] ownLines = variantSource.split("\n", -1);
       List<Map<String, Object>> own = new ArrayList<>();
       boolean error = false;
+      int lastLine = 0;
       for (Map<String, Object> d : diagnostics) {
         if (!file.equals(d.get("file"))) return null;
         int line = (Integer) d.get("line");
@@ -138,6 +140,9 @@ final class VariantMerge {
         if (String.valueOf(d.get("message")).contains(COPY_PREFIX)) return null;
         int at = line < map.length ? map[line] : 0;
         if (at <= 0 || line > mergedLines.length || at > ownLines.length || !mergedLines[line - 1].equals(ownLines[at - 1])) return null;
+        // copies sit at the end of their class: diagnostics out of v's line order may come in another order alone
+        if (at < lastLine) return null;
+        lastLine = at;
         Map<String, Object> moved = new LinkedHashMap<>(d);
         moved.put("line", at);
         own.add(moved);

@@ -126,6 +126,8 @@ final class WarmProject {
     Map<String, byte[]> classes = new HashMap<>();
     boolean full;
     long ms;
+    /** errors of a reused javac context that may be stale and were not confirmed by a fresh one (confirmErrors off) */
+    boolean unconfirmed;
   }
 
   /** Compiles the whole base project to the baseline directory (once per worker). */
@@ -374,6 +376,7 @@ final class WarmProject {
       // fresh task, and a context that erred wrongly is thrown away.
       boolean mayBeStale = !declared.containsAll(pooledFromSource);
       pooledFromSource.addAll(declared);
+      o.unconfirmed = !confirmErrors && mayBeStale && (!ok || hasErrors(diags));
       if (confirmErrors && mayBeStale && (!ok || hasErrors(diags))) {
         diags = new DiagnosticCollector<>();
         lastSigs = new HashMap<>();
