@@ -7,7 +7,7 @@ import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
 import { startTestRunner, type TestRunner } from './helpers.ts';
-import { LAYOUT } from './projects.ts';
+import { CALC as JUNIT4_CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 const CALC = 'src/main/java/demo/Calc.java';
 const BUGGY = `package demo;
@@ -183,6 +183,32 @@ describe('batched variants', () => {
     expect(of('the fix and a second').plausible).toBe(true);
     expect(of('a module declaration').compiled).toBe(false);
     expect(of('a lone carriage return').failingTests).toEqual(['demo.CalcTest::add']);
+  });
+
+  it('does not read verdicts off a failed merged compile whose reused javac context may be stale', async () => {
+    // a patch compiles Calc from source in the worker's reused javac context; variants of a test file then compile
+    // against the baseline Calc, which such a context may no longer find: its errors are confirmed variant by variant
+    // (only the varying test body names Calc: an error in shared code would send every variant alone anyway)
+    const testFile = 'src/test/java/demo/CalcTest.java';
+    const project = { ...JUNIT4_PROJECT, [testFile]: JUNIT4_PROJECT[testFile]!.replace('assertEquals(6, Calc.mul(2, 3));', 'assertEquals(6, 2 * 3);') };
+    const ws = new FakeWorkspace(project);
+    await ws.write(JUNIT4_CALC, FIXED_CALC);
+    expect((await client.validate(ws, LAYOUT, { mode: 'all' }, { path: 'warm' })).compiled).toBe(true);
+    const variant = (body: string) => {
+      const v = new FakeWorkspace(project);
+      v.setOverlay({ [testFile]: project[testFile]!.replace('assertEquals(5, Calc.add(2, 3));', body) });
+      return v;
+    };
+    const batch = await client.validateBatch(
+      [variant('assertEquals(5, Calc.add(3, 2));'), variant('assertEquals(5, Calc.add(2, 3) + missing);')],
+      LAYOUT,
+      { mode: 'all' },
+      { path: 'warm' },
+    );
+    expect(batch[0]!.compiled).toBe(true);
+    expect(batch[0]!.failingTests).toEqual(['demo.CalcTest::add']);
+    expect(batch[1]!.compiled).toBe(false);
+    expect(batch[1]!.diagnostics.filter((d) => d.kind === 'error').map((d) => d.message.split('\n')[1]?.trim())).toEqual(['symbol:   variable missing']);
   });
 
   it('answers cached variants from the cache and keeps request order', async () => {
