@@ -72,11 +72,13 @@ export interface EngineOverheadBench {
   /** measured replays (after one warm-up replay) */
   rounds: number;
   outcome: string;
-  /** the loop's own time (steps' latencyMs.engine, which include persisting, plus the final record), summed over a run's cycles; median over rounds */
+  /** the loop's own time on its critical path (steps' latencyMs.engine, the last step's record, the final record), summed over a run's cycles; median over rounds */
   engine_ms: number;
   /** engine + model call + tool calls, summed over cycles */
   cycle_ms: number;
   engine_share_percent: number;
+  /** the same with the background work (record, prompt hash) counted as if none of it overlapped the model call */
+  engine_with_background_percent: number;
   median_engine_ms_per_cycle: number;
 }
 
@@ -94,6 +96,8 @@ interface RoundFigures {
   engineMs: number;
   cycleMs: number;
   engineShare: number;
+  /** engine + background time: the bound if none of the background work had been hidden behind the model call */
+  withBackgroundShare: number;
   perCycle: CycleFigures[];
 }
 
@@ -118,9 +122,10 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
       return written;
     },
   });
-  // The loop counts the record of each step in its engine time: the record of step i in step i + 1's (the last
-  // step's in its own). Only the final record (after the outcome) is outside the steps: it is added to the last
-  // cycle here. `recordMs` shows the part of each cycle's engine time spent in the record hook.
+  // The record of step i is written while step i + 1's model call is in flight (its `background` time, inside the
+  // model time; whatever of it runs after the reply is in counts as engine time); the last step's record is engine
+  // time. The final record (after the outcome) is outside the steps: it is added to the last cycle here. `recordMs`
+  // shows the time of the record hook attributed to each cycle.
   const n = t.steps.length;
   const finalRecord = recordMs.slice(n).reduce((a, b) => a + b, 0);
   const perCycle = t.steps.map((s, i) => {
@@ -134,8 +139,17 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
     };
   });
   const engineMs = perCycle.reduce((a, c) => a + c.engineMs, 0);
+  const backgroundMs = perCycle.reduce((a, c) => a + c.backgroundMs, 0);
   const cycleMs = perCycle.reduce((a, c) => a + c.engineMs + c.modelMs + c.toolMs, 0);
-  return { cycles: t.steps.length, outcome: t.outcome?.status ?? 'unfinished', engineMs, cycleMs, engineShare: (100 * engineMs) / cycleMs, perCycle };
+  return {
+    cycles: t.steps.length,
+    outcome: t.outcome?.status ?? 'unfinished',
+    engineMs,
+    cycleMs,
+    engineShare: (100 * engineMs) / cycleMs,
+    withBackgroundShare: (100 * (engineMs + backgroundMs)) / cycleMs,
+    perCycle,
+  };
 }
 
 function printCycles(r: RoundFigures, log: (line: string) => void) {
@@ -193,11 +207,11 @@ try {
     }
     rounds.push(figures);
     if (round === opts.rounds) printCycles(figures, log);
-    log(`round ${round}: engine ${figures.engineMs.toFixed(2)} ms of ${figures.cycleMs.toFixed(1)} ms = ${figures.engineShare.toFixed(2)}%`);
+    log(`round ${round}: engine ${figures.engineMs.toFixed(2)} ms of ${figures.cycleMs.toFixed(1)} ms = ${figures.engineShare.toFixed(2)}% (${figures.withBackgroundShare.toFixed(2)}% with the background work)`);
   }
   const share = median(rounds.map((r) => r.engineShare));
   const perCycle = median(rounds.flatMap((r) => r.perCycle.map((c) => c.engineMs)));
-  log(`median over ${rounds.length} rounds: engine ${share.toFixed(2)}% of a replayed cycle (target < 1%); median engine time per cycle ${perCycle.toFixed(3)} ms`);
+  log(`median over ${rounds.length} rounds: engine ${share.toFixed(2)}% of a replayed cycle (target < 1%; ${median(rounds.map((r) => r.withBackgroundShare)).toFixed(2)}% counting the background work too); median engine time per cycle ${perCycle.toFixed(3)} ms`);
   return {
     cycles: rounds[0]!.cycles,
     rounds: rounds.length,
@@ -205,6 +219,7 @@ try {
     engine_ms: median(rounds.map((r) => r.engineMs)),
     cycle_ms: median(rounds.map((r) => r.cycleMs)),
     engine_share_percent: share,
+    engine_with_background_percent: median(rounds.map((r) => r.withBackgroundShare)),
     median_engine_ms_per_cycle: perCycle,
   };
 } finally {

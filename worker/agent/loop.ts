@@ -130,6 +130,16 @@ function runtimeName(): string {
 }
 
 export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
+  // the wall-time timer and the caller's abort listener go away however the run ends (a failing record throws)
+  const cleanups: Array<() => void> = [];
+  try {
+    return await runLoop(opts, cleanups);
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+  }
+}
+
+async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Promise<Trajectory> {
   const spec = opts.strategy;
   const ws = opts.workspace;
   const control = opts.control ?? new RunControl();
@@ -184,6 +194,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   const onOuterAbort = () => abort.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const wallTimer = spec.budgets.maxWallMs ? setTimeout(() => abort.abort(), Math.max(0, spec.budgets.maxWallMs - memory.wallMsBefore)) : undefined;
+  cleanups.push(() => {
+    clearTimeout(wallTimer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+  });
 
   const totals = () => {
     let input = 0;
@@ -347,8 +361,11 @@ export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
     );
     // what the record needs and the next tool call does not: the prompt's hash, persisting the previous step
     const background = whileModelWorks(async () => {
-      step.prompt.promptHash = await hasher.hashOrDigest(messages);
-      if (unsaved) await persist('running');
+      // independent: a failing hash must not keep the previous step from being recorded, nor the reverse
+      const [hashed, recorded] = await Promise.allSettled([Promise.resolve().then(() => hasher.hashOrDigest(messages)), unsaved ? persist('running') : undefined]);
+      if (recorded.status === 'rejected') throw recorded.reason;
+      if (hashed.status === 'rejected') throw hashed.reason;
+      step.prompt.promptHash = hashed.value;
     });
     try {
       const res = await call;

@@ -1,7 +1,7 @@
 // Append-only persistence: a run is a header in 'trajectories' plus one record per step in 'trajectory-steps'.
 // Reloading reassembles exactly what the loop held, each step is written once, records of the earlier
 // whole-trajectory format still load, and an unfinished run reloaded from either format resumes.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
 import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
 import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
@@ -128,18 +128,26 @@ describe('append-only trajectory records', () => {
     expect(t.steps.every((s) => /^[0-9a-f]{64}$/.test(s.prompt.promptHash))).toBe(true);
   });
 
-  it('a record that fails while the model works ends the run with that error once the reply is in', async () => {
+  it('a record that fails while the model works ends the run with that error once the reply is in, leaving no timer', async () => {
     let records = 0;
-    await expect(
-      runAgent(
-        opts({
-          record: async () => {
-            if (++records === 2) throw new Error('QuotaExceededError: the trajectory store is full');
-          },
-        }),
-      ),
-    ).rejects.toThrow(/trajectory store is full/);
-    expect(records).toBe(2);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await expect(
+        runAgent(
+          opts({
+            strategy: resolveStrategy('oneshot', { overrides: { budgets: { maxSteps: 6, maxWallMs: 60_000 }, middleware: { maxConsecutiveFormatErrors: 5 } } }),
+            record: async () => {
+              if (++records === 2) throw new Error('QuotaExceededError: the trajectory store is full');
+            },
+          }),
+        ),
+      ).rejects.toThrow(/trajectory store is full/);
+      expect(records).toBe(2);
+      // the wall-time budget's timer is gone (a CLI process would otherwise wait for it)
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the loop never changes a step in place after pushing it', async () => {
