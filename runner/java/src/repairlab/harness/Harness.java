@@ -308,19 +308,14 @@ public final class Harness {
     // exactly one file may differ between the variants, and it must be Java source
     Set<String> paths = new TreeSet<>();
     for (Map<String, String> c : changed) paths.addAll(c.keySet());
-    Map<String, String> baseTexts = new java.util.HashMap<>();
     Map<String, Map<Integer, String>> contents = new LinkedHashMap<>();
     String differing = null;
     for (String p : paths) {
       Map<Integer, String> byVariant = new LinkedHashMap<>();
       for (int i = 0; i < changed.size(); i++) {
         String text = changed.get(i).get(p);
-        if (text == null) {
-          Path source = project.baseSources.get(p);
-          if (source == null) return;
-          text = baseTexts.get(p);
-          if (text == null) baseTexts.put(p, text = java.nio.file.Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
-        }
+        if (text == null) text = project.baseText(p);
+        if (text == null) return;
         byVariant.put(i, text);
       }
       contents.put(p, byVariant);
@@ -335,12 +330,9 @@ public final class Harness {
     phase("read", tRead);
     long tParse = System.nanoTime();
     // the variants are read against the file as the snapshot has it (parsed once per worker)
-    Path baseFile = project.baseSources.get(differing);
-    String baseText = baseFile == null ? null : baseTexts.get(differing);
-    if (baseFile != null && baseText == null) baseText = java.nio.file.Files.readString(baseFile, java.nio.charset.StandardCharsets.UTF_8);
-    Map<Integer, Object> parsed = VariantMerge.parse(contents.get(differing), baseText);
+    Map<Integer, Object> parsed = VariantMerge.parse(contents.get(differing), project.baseText(differing));
     phase("parse", tParse);
-    PHASES.merge("partlyParsed", (long) VariantMerge.lastSpliced, Long::sum); // a count, not ms
+    PHASES.merge("partlyParsed", VariantMerge.partlyParsed(parsed), Long::sum); // a count, not ms
     Set<Integer> candidates = new TreeSet<>(parsed.keySet());
     for (int attempt = 0; attempt < 3 && candidates.size() >= 2; attempt++) {
       Set<Integer> alone = new TreeSet<>();

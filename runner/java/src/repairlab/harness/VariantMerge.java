@@ -83,6 +83,8 @@ final class VariantMerge {
     boolean ok = true;
     /** skeleton(), computed once (a batch may be planned again after a failed merged compile) */
     String skeleton;
+    /** the structure was derived from the reference's (Splice.apply), not parsed whole */
+    boolean spliced;
 
     Parsed(String source) {
       this.source = source;
@@ -210,7 +212,6 @@ final class VariantMerge {
       if (sp != null) splices.put(e.getKey(), sp);
     }
     derived.putAll(checkSplices(reference, splices));
-    lastSpliced = derived.size();
     Map<Integer, String> whole = new LinkedHashMap<>();
     for (Map.Entry<Integer, String> e : sources.entrySet()) if (!derived.containsKey(e.getKey())) whole.put(e.getKey(), e.getValue());
     Map<Integer, Parsed> parsedWhole = whole.isEmpty() ? Map.of() : parseAll(whole);
@@ -231,8 +232,10 @@ final class VariantMerge {
     return BASES.computeIfAbsent(text, t -> parseAll(Map.of(0, t)).get(0));
   }
 
-  /** how many variants the last parse() derived from the reference's structure (reported for the benchmark) */
-  static int lastSpliced;
+  /** How many of parse()'s variants were parsed only where they differ from the reference (reported for the benchmark). */
+  static long partlyParsed(Map<Integer, Object> parsed) {
+    return parsed.values().stream().filter(p -> p instanceof Parsed && ((Parsed) p).spliced).count();
+  }
 
   /** A variant that is the reference with one method body changed and/or the text after the last declaration. */
   private static final class Splice {
@@ -285,6 +288,7 @@ final class VariantMerge {
     /** The variant's structure: the reference's, with the changed body's end and everything after it moved. */
     Parsed apply(Parsed reference, boolean bodyUnsafe) {
       Parsed p = new Parsed(text);
+      p.spliced = true;
       Method changed = site < 0 ? null : reference.methods.get(site);
       int delta = changed == null ? 0 : body.length() - (changed.bodyEnd - changed.bodyStart);
       int lineDelta = changed == null ? 0 : newlines(body) - newlines(reference.source.substring(changed.bodyStart, changed.bodyEnd));

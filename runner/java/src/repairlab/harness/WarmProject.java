@@ -58,6 +58,8 @@ final class WarmProject {
   private StandardJavaFileManager incrementalFiles;
   /** repo path → absolute path of every base .java file */
   final Map<String, Path> baseSources = new TreeMap<>();
+  /** texts of base sources read so far (the snapshot does not change under a worker) */
+  private final Map<String, String> baseTexts = new HashMap<>();
   /** binary class name → API signature, from the baseline compile */
   private final Map<String, String> baselineSigs = new HashMap<>();
   /** repo path → binary names of the types the baseline declared in it */
@@ -128,6 +130,14 @@ final class WarmProject {
     long ms;
     /** errors of a reused javac context that may be stale and were not confirmed by a fresh one (confirmErrors off) */
     boolean unconfirmed;
+  }
+
+  /** The snapshot's text of a source file, or null when the snapshot has no such source; read once per worker. */
+  String baseText(String repoPath) throws IOException {
+    String text = baseTexts.get(repoPath);
+    Path source = baseSources.get(repoPath);
+    if (text == null && source != null) baseTexts.put(repoPath, text = Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
+    return text;
   }
 
   /** Compiles the whole base project to the baseline directory (once per worker). */
