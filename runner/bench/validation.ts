@@ -203,8 +203,11 @@ export async function benchValidation(opts: { bugId?: string; rounds?: number; w
       const [v, results] = await timed(() => runBatch(overlays));
       if (results.some((x) => x.cached)) throw new Error('a benchmark variant was served from the cache');
       compiledTogether = results.filter((x) => x.compiledWith).length;
-      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(`warm ${Math.round(w)} ms: ${JSON.stringify(warmResult.timingsMs)}`);
-      if (process.env.REPAIRLAB_DEBUG_BATCH) console.error(r, Math.round(v), results.map((x) => `${x.plausible ? "P" : x.compiled ? "F" : "C"}${x.compiledWith ?? 1}:${Math.round(x.timingsMs.compile)}/${Math.round(x.timingsMs.tests)}/${Math.round(x.timingsMs.total)}`).join(" "));
+      if (process.env.REPAIRLAB_DEBUG_BATCH) {
+        // each variant: P(lausible), F(ailing tests) or C(ompile error), how many shared its compile, compile/tests/total ms
+        const each = results.map((x) => `${x.plausible ? 'P' : x.compiled ? 'F' : 'C'}${x.compiledWith ?? 1}:${Math.round(x.timingsMs.compile)}/${Math.round(x.timingsMs.tests)}/${Math.round(x.timingsMs.total)}`);
+        console.error(`round ${r}: warm ${Math.round(w)} ms ${JSON.stringify(warmResult.timingsMs)}; variants ${Math.round(v)} ms: ${each.join(' ')}`);
+      }
       plausibleVariants = results.filter((x) => x.plausible).length;
       cold.push(c);
       warm.push(w);

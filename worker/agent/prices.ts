@@ -30,15 +30,9 @@ export function priceFor(table: PriceTable, model: string): Price | undefined {
   return key ? table[key] : undefined;
 }
 
-export function costUsd(table: PriceTable, model: string, usage: { inputTokens: number; outputTokens: number }): number | null {
-  const p = priceFor(table, model);
-  if (!p) return null;
-  return (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1_000_000;
-}
-
 /**
- * costUsd for one run: prices looked up once per model name. The table is read as it is at the first step of each
- * model (a run records its table at the start and does not change it).
+ * A step's cost in USD for one run (null when the model has no price): prices looked up once per model name. The
+ * table is read as it is at the first step of each model (a run records its table at the start and does not change it).
  */
 export function runCosts(table: PriceTable): (model: string, usage: { inputTokens: number; outputTokens: number }) => number | null {
   const byModel = new Map<string, Price | undefined>();
