@@ -199,17 +199,18 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     opts.signal?.removeEventListener('abort', onOuterAbort);
   });
 
-  const totals = () => {
-    let input = 0;
-    let output = 0;
-    let cost: number | null = 0;
-    for (const s of traj.steps) {
-      input += s.tokens.input;
-      output += s.tokens.output;
-      if (s.costUsd === null) cost = cost === null ? null : cost;
-      else if (cost !== null) cost += s.costUsd;
-    }
-    return { input, output, cost };
+  // tokens and cost so far, kept as steps are pushed (budgets are checked every cycle; a resumed run starts from its steps)
+  // (a step without a known price adds nothing: budgets.unknownPrice "stop" ends the run at such a step instead)
+  const spent = { input: 0, output: 0, cost: 0 };
+  const count = (s: TrajStep) => {
+    spent.input += s.tokens.input;
+    spent.output += s.tokens.output;
+    if (s.costUsd !== null) spent.cost += s.costUsd;
+  };
+  for (const s of traj.steps) count(s);
+  const pushStep = (s: TrajStep) => {
+    traj.steps.push(s);
+    count(s);
   };
 
   // Engine-time accounting. Each step's `latencyMs.engine` is the wall time of its accounting window minus the
@@ -261,10 +262,10 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
 
   function budgetExceeded(): End | undefined {
     const b = spec.budgets;
-    const t = totals();
+    const t = spent;
     if (traj.steps.length >= b.maxSteps) return { kind: 'budget', reason: `step budget reached (${b.maxSteps} steps)` };
     if (b.maxTokens !== null && t.input + t.output >= b.maxTokens) return { kind: 'budget', reason: `token budget reached (${t.input + t.output} ≥ ${b.maxTokens})` };
-    if (b.maxCostUsd !== null && t.cost !== null && t.cost >= b.maxCostUsd) return { kind: 'budget', reason: `cost budget reached ($${t.cost.toFixed(4)} ≥ $${b.maxCostUsd})` };
+    if (b.maxCostUsd !== null && t.cost >= b.maxCostUsd) return { kind: 'budget', reason: `cost budget reached ($${t.cost.toFixed(4)} ≥ $${b.maxCostUsd})` };
     if (b.maxWallMs !== null && wallMs() >= b.maxWallMs) return { kind: 'budget', reason: `wall-time budget reached (${Math.round(wallMs() / 1000)} s ≥ ${b.maxWallMs / 1000} s)` };
     if (b.maxValidations !== null && memory.validations >= b.maxValidations) return { kind: 'budget', reason: `validation budget reached (${memory.validations} runner validations)` };
     return undefined;
@@ -388,7 +389,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       }
       // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
       step.latencyMs.engine = closeWindow();
-      traj.steps.push(step);
+      pushStep(step);
       emit({ type: 'step', runId, step });
       await persist('running');
       break;
@@ -465,7 +466,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     step.stateAfter = memory.state;
     // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
     step.latencyMs.engine = closeWindow();
-    traj.steps.push(step);
+    pushStep(step);
     if (step.costUsd === null && spec.budgets.unknownPrice === 'stop' && !end) {
       end = { kind: 'budget', reason: `no price known for model ${step.response?.model}: add it to the price table, or set budgets.unknownPrice to "ignore"` };
     }
@@ -574,7 +575,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         reason += `; exact match not computed: ${(err as Error).message}`;
       }
     }
-    const t = totals();
+    const t = spent;
     const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' ? 'stopped' : 'implausible';
     return {
       status,

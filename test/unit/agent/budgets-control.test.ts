@@ -166,4 +166,26 @@ describe('resume after reload', () => {
     expect(resumed.outcome?.status).toBe('plausible');
     expect(resumed.outcome?.finalPatch).toBe(whole.outcome?.finalPatch);
   });
+
+  it('counts the tokens of the steps made before the reload against the budget', async () => {
+    const reply = { content: wrong, usage: { inputTokens: 300, outputTokens: 100 } };
+    const control = new RunControl();
+    let saved: Trajectory | undefined;
+    await runAgent(
+      opts({
+        control,
+        llm: createScriptedProvider(Array(10).fill(reply)),
+        budgets: { maxTokens: 1000 },
+        record: async (t) => {
+          if (t.status === 'running' && t.steps.length === 2) saved = JSON.parse(JSON.stringify(t)) as Trajectory;
+        },
+        onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
+      }),
+    );
+    // 800 tokens spent before the reload: the first step after it reaches the budget (1200 ≥ 1000)
+    const resumed = await runAgent(opts({ llm: createScriptedProvider(Array(10).fill(reply)), budgets: { maxTokens: 1000 }, resumeFrom: saved!, workspace: demoWorkspace() }));
+    expect(resumed.steps).toHaveLength(3);
+    expect(resumed.outcome?.reason).toMatch(/token budget reached \(1200 ≥ 1000\)/);
+    expect(resumed.outcome?.totals).toMatchObject({ inputTokens: 900, outputTokens: 300 });
+  });
 });
