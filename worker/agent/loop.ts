@@ -254,10 +254,15 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   };
   /** a step was pushed and not yet recorded: it is recorded while the next model call is in flight (or at the end) */
   let unsaved = false;
-  const persist = async (status: Trajectory['status']) => {
+  /**
+   * Records the trajectory. A recorder reads what it is given across awaits, so the loop leaves `traj` alone until a
+   * record finishes — except after the last step, whose record overlaps the wrap-up: that one gets a copy of the
+   * trajectory with its own steps array (`detached`), which the loop's later changes do not reach.
+   */
+  const persist = async (status: Trajectory['status'], detached = false) => {
     unsaved = false;
     snapshot(status);
-    await opts.record?.(traj);
+    await opts.record?.(detached ? { ...traj, steps: [...traj.steps] } : traj);
   };
 
   function budgetExceeded(): End | undefined {
@@ -475,16 +480,21 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     if (control.stopRequested && !end) end = { kind: 'user-stop', reason: 'stopped by the user' };
   }
 
-  // the last step (no model call followed it to hide its record behind)
-  if (unsaved) await persist('running');
-  // the time since the last step's record (persisting it, the last checks) belongs to the last step: replaced, not
-  // changed in place, so a recorder sees that it changed
+  // The last step has no model call after it to hide its record behind: it is recorded while the run is wrapped up
+  // (final patch, re-check), which does not need it. It records a detached copy, taken before persist's first await,
+  // so what changes afterwards (the last step's engine time, finish() setting the workspace's overlay) is not in it;
+  // the final record waits for it (one write at a time), and its error, if any, ends the run as before.
+  const lastRecord = unsaved ? persist('running', true) : undefined;
+  lastRecord?.catch(() => undefined); // awaited below
+  // the time since the last step was pushed (emitting it, starting its record, the last checks) belongs to it:
+  // replaced, not changed in place, so a recorder sees that it changed
   const tail = closeWindow();
   const lastStep = traj.steps.length > firstNewStep ? traj.steps.at(-1) : undefined;
   if (lastStep) traj.steps[traj.steps.length - 1] = { ...lastStep, latencyMs: { ...lastStep.latencyMs, engine: lastStep.latencyMs.engine + tail } };
   clearTimeout(wallTimer);
   opts.signal?.removeEventListener('abort', onOuterAbort);
   const outcome = await finish(end);
+  await lastRecord;
   traj.outcome = outcome;
   traj.status = 'finished';
   traj.updatedAt = nowIso();

@@ -128,6 +128,45 @@ describe('append-only trajectory records', () => {
     expect(t.steps.every((s) => /^[0-9a-f]{64}$/.test(s.prompt.promptHash))).toBe(true);
   });
 
+  it('records the last step while the run is wrapped up (the re-check), and the final record after both', async () => {
+    const order: string[] = [];
+    const fake = new FakeValidator();
+    const t = await runAgent(
+      opts({
+        validator: {
+          validate: async (ws, tests) => {
+            order.push(`validate ${fake.calls.length + 1}`);
+            return fake.validate(ws, tests);
+          },
+        },
+        record: async (traj) => {
+          order.push(`record ${traj.steps.length} (${traj.status}) starts`);
+          // the last step's record takes a while (a slow store): the re-check does not wait for it
+          if (traj.status === 'running' && traj.steps.length === 4) await new Promise((resolve) => setTimeout(resolve, 20));
+          order.push(`record ${traj.steps.length} (${traj.status}) done`);
+        },
+      }),
+    );
+    expect(t.outcome?.recheck?.plausible).toBe(true);
+    // three patches validated in the loop, the fourth validation is the re-check
+    expect(order.slice(-5)).toEqual(['record 4 (running) starts', 'validate 4', 'record 4 (running) done', 'record 4 (finished) starts', 'record 4 (finished) done']);
+  });
+
+  it('a failing record of the last step ends the run with its error, and no final record is written', async () => {
+    const statuses: string[] = [];
+    await expect(
+      runAgent(
+        opts({
+          record: async (traj) => {
+            statuses.push(traj.status);
+            if (traj.status === 'running' && traj.steps.length === 4) throw new Error('QuotaExceededError: the trajectory store is full');
+          },
+        }),
+      ),
+    ).rejects.toThrow(/trajectory store is full/);
+    expect(statuses).toEqual(['running', 'running', 'running', 'running']);
+  });
+
   it('a record that fails while the model works ends the run with that error once the reply is in, leaving no timer', async () => {
     let records = 0;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
