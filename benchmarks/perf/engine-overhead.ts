@@ -5,6 +5,11 @@
 // and the runner run as separate processes (as in use), so their work is not counted as engine time. Target: engine
 // < 1% of the cycle. The loop measures a step's engine time itself (worker/agent/loop.ts, docs/formats/trajectory.md).
 //
+// Side by side, in the same rounds, the bench replays the cassette with the *floor*: the least any loop must do per
+// cycle — build the prompt with the strategy's templates, parse the reply, rectify the command, run the tool, trim
+// its output and render the feedback — and nothing else (no record, no hash, no budgets, events or bookkeeping). Its
+// share is what this machine charges for that work alone, the engine/floor ratio what the engine adds on top of it.
+//
 //   node --import tsx benchmarks/perf/engine-overhead.ts   (or: repairlab bench engine-overhead --json)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,6 +29,12 @@ import { createNodePlatform } from '../../worker/platform/node.ts';
 import { RunnerClient, runnerValidator } from '../../worker/runner-client/client.ts';
 import { toolkit } from '../../worker/tools/registry.ts';
 import { initJavaForNode } from '../../worker/java/node-wasm.ts';
+import { buildBugContext } from '../../worker/agent/bug-context.ts';
+import { buildMessages, type PromptMemory } from '../../worker/agent/prompt.ts';
+import { parseByFormat } from '../../worker/agent/middleware/parse.ts';
+import { rectifyCommand } from '../../worker/agent/middleware/rectify.ts';
+import { trimObservation } from '../../worker/agent/observation.ts';
+import { renderTemplate } from '../../worker/agent/templates.ts';
 
 /** a path in this checkout, whatever the working directory */
 const fromRepo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -80,6 +91,11 @@ export interface EngineOverheadBench {
   /** the same with the background work (record, prompt hash) counted as if none of it overlapped the model call */
   engine_with_background_percent: number;
   median_engine_ms_per_cycle: number;
+  /** the floor loop's time outside the model and tool calls (prompt build, parse, rectify, trim, feedback), per run; median over rounds */
+  floor_ms: number;
+  floor_share_percent: number;
+  /** engine_ms / floor_ms, per round, median */
+  engine_to_floor_ratio: number;
 }
 
 interface CycleFigures {
@@ -123,8 +139,9 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
     },
   });
   // The record of step i is written while step i + 1's model call is in flight (its `background` time, inside the
-  // model time; whatever of it runs after the reply is in counts as engine time); the last step's record is engine
-  // time. The final record (after the outcome) is outside the steps: it is added to the last cycle here. `recordMs`
+  // model time; whatever of it runs after the reply is in counts as engine time); the last step's record starts in
+  // its engine time and goes on during the re-check. The final record (after the outcome) is outside the steps: it
+  // is added to the last cycle here. `recordMs`
   // shows the time of the record hook attributed to each cycle.
   const n = t.steps.length;
   const finalRecord = recordMs.slice(n).reduce((a, b) => a + b, 0);
@@ -150,6 +167,51 @@ async function replayOnce(options: Omit<RunAgentOptions, 'llm'>, baseURL: string
     withBackgroundShare: (100 * (engineMs + backgroundMs)) / cycleMs,
     perCycle,
   };
+}
+
+/**
+ * The floor: one replay of the cassette by the least loop that sends the same prompts — the strategy's prompt build,
+ * parse, rectify, the tool, trimming and the feedback template — and nothing else. Time outside the model and tool
+ * calls, summed over the run. (Full-history strategies only: the prompt is the rendered start plus the replies and
+ * feedback so far.) The cassette server refuses a prompt that differs from the recording, so the floor does the
+ * same prompt work the engine does.
+ */
+async function replayFloor(options: Omit<RunAgentOptions, 'llm'>, baseURL: string, model: string, cycles: number): Promise<{ floorMs: number; cycleMs: number }> {
+  const spec = options.strategy;
+  if (spec.memory.kind !== 'full-history') throw new Error(`the floor loop replays full-history strategies only, not ${spec.id}`);
+  const llm = createOpenAiProvider({ baseURL, model });
+  const defs = options.tools.map((t) => t.definition);
+  const settings = { ...spec.toolSettings };
+  const bug = await buildBugContext(options.bug, options.workspace);
+  const memory: PromptMemory = { history: [], gathered: [] };
+  let floorMs = 0;
+  let outside = 0;
+  // the end of the previous tool call (the start, at first): the floor's time runs from there to the next model call
+  let last = performance.now();
+  for (let index = 0; index < cycles; index++) {
+    const messages = buildMessages({ bug, spec, state: spec.startState, stateTools: defs, allTools: defs, stepIndex: index, extra: {} }, memory);
+    const modelStart = performance.now();
+    const reply = (await llm.complete({ messages, temperature: spec.sampling.temperature, topP: spec.sampling.topP, seed: spec.sampling.seed, maxTokens: spec.sampling.maxTokens, purpose: 'agent' })).content;
+    const modelEnd = performance.now();
+    floorMs += modelStart - last;
+    outside += modelEnd - modelStart;
+    const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
+    const rectified = parsed.command && (await rectifyCommand(parsed.command, defs, options.workspace, { mode: spec.middleware.rectifyNames, threshold: spec.middleware.levenshteinThreshold, repairPaths: spec.middleware.repairPaths }));
+    if (!rectified?.command) throw new Error(`floor replay, cycle ${index + 1}: the reply gave no command (${parsed.error ?? rectified?.error})`);
+    const command = rectified.command;
+    const tool = options.tools.find((t) => t.definition.name === command.name)!;
+    const toolStart = performance.now();
+    const result = await tool.run(command.args, { workspace: options.workspace, bug: options.bug, validator: options.validator, settings });
+    const toolEnd = performance.now();
+    floorMs += toolStart - modelEnd;
+    outside += toolEnd - toolStart;
+    const trimmed = trimObservation(result.shown, spec.observation);
+    const feedback = renderTemplate(spec.prompt.observation, { result: { tool: command.name, ok: result.ok, output: trimmed.text, elided: trimmed.elided, returncode: result.data?.returncode ?? (result.ok ? 0 : 1) }, step: { index: index + 1 } });
+    memory.history.push({ role: 'assistant', content: reply }, { role: 'user', content: feedback });
+    last = toolEnd;
+  }
+  floorMs += performance.now() - last; // the last cycle's trimming and feedback
+  return { floorMs, cycleMs: floorMs + outside };
 }
 
 function printCycles(r: RoundFigures, log: (line: string) => void) {
@@ -189,29 +251,42 @@ try {
 
   const cassetteFile = join(home, 'bench.cassette.json');
   writeFileSync(cassetteFile, JSON.stringify(cassette));
-  // The first replay warms the JIT (as a long-lived worker is warm); the figures are medians over the rounds after it.
-  // A fresh cassette server per round (a cassette is served once, in order).
-  const rounds: RoundFigures[] = [];
-  for (let round = 0; round <= opts.rounds; round++) {
+  // The first replays warm the JIT (as a long-lived worker is warm); the figures are medians over the rounds after it.
+  // Each round replays with the engine, then with the floor loop.
+  /** a fresh cassette server per replay (a cassette is served once, in order) */
+  const withServer = async <T>(replay: (baseURL: string) => Promise<T>): Promise<T> => {
     const server = await startChild([fromRepo('worker/llm/cassette-server.ts'), '--cassette', cassetteFile, '--port', String(await freePort())], /cassette server: (\S+)/);
-    let figures: RoundFigures;
     try {
-      figures = await replayOnce(await fresh(), server.match[1]!, cassette.model);
+      return await replay(server.match[1]!);
     } finally {
       server.child.kill();
     }
+  };
+  const rounds: RoundFigures[] = [];
+  const floors: { floorMs: number; floorShare: number }[] = [];
+  for (let round = 0; round <= opts.rounds; round++) {
+    const figures = await withServer(async (url) => replayOnce(await fresh(), url, cassette.model));
     if (figures.outcome !== recorded.outcome?.status) throw new Error(`replay ${round} ended ${figures.outcome}, the recorded run ${recorded.outcome?.status}`);
+    const floor = await withServer(async (url) => replayFloor(await fresh(), url, cassette.model, recorded.steps.length));
+    const floorShare = (100 * floor.floorMs) / floor.cycleMs;
     if (round === 0) {
-      log(`warm-up replay: ${figures.cycles} cycles, engine ${figures.engineShare.toFixed(2)}%`);
+      log(`warm-up replays: ${figures.cycles} cycles, engine ${figures.engineShare.toFixed(2)}%, floor ${floorShare.toFixed(2)}%`);
       continue;
     }
     rounds.push(figures);
+    floors.push({ floorMs: floor.floorMs, floorShare });
     if (round === opts.rounds) printCycles(figures, log);
-    log(`round ${round}: engine ${figures.engineMs.toFixed(2)} ms of ${figures.cycleMs.toFixed(1)} ms = ${figures.engineShare.toFixed(2)}% (${figures.withBackgroundShare.toFixed(2)}% with the background work)`);
+    log(
+      `round ${round}: engine ${figures.engineMs.toFixed(2)} ms of ${figures.cycleMs.toFixed(1)} ms = ${figures.engineShare.toFixed(2)}% (${figures.withBackgroundShare.toFixed(2)}% with the background work); ` +
+        `floor ${floor.floorMs.toFixed(2)} ms of ${floor.cycleMs.toFixed(1)} ms = ${floorShare.toFixed(2)}%; engine/floor ${(figures.engineMs / floor.floorMs).toFixed(2)}×`,
+    );
   }
   const share = median(rounds.map((r) => r.engineShare));
   const perCycle = median(rounds.flatMap((r) => r.perCycle.map((c) => c.engineMs)));
+  const floorShare = median(floors.map((f) => f.floorShare));
+  const ratio = median(rounds.map((r, i) => r.engineMs / floors[i]!.floorMs));
   log(`median over ${rounds.length} rounds: engine ${share.toFixed(2)}% of a replayed cycle (target < 1%; ${median(rounds.map((r) => r.withBackgroundShare)).toFixed(2)}% counting the background work too); median engine time per cycle ${perCycle.toFixed(3)} ms`);
+  log(`the floor (prompt build, parse, rectify, trim, feedback — nothing else) takes ${floorShare.toFixed(2)}% of its replayed cycle on this machine; the engine ${ratio.toFixed(2)}× the floor's time`);
   return {
     cycles: rounds[0]!.cycles,
     rounds: rounds.length,
@@ -221,6 +296,9 @@ try {
     engine_share_percent: share,
     engine_with_background_percent: median(rounds.map((r) => r.withBackgroundShare)),
     median_engine_ms_per_cycle: perCycle,
+    floor_ms: median(floors.map((f) => f.floorMs)),
+    floor_share_percent: floorShare,
+    engine_to_floor_ratio: ratio,
   };
 } finally {
   for (const c of children) c.kill();
