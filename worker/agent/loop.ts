@@ -267,10 +267,9 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
 
   function budgetExceeded(): End | undefined {
     const b = spec.budgets;
-    const t = spent;
     if (traj.steps.length >= b.maxSteps) return { kind: 'budget', reason: `step budget reached (${b.maxSteps} steps)` };
-    if (b.maxTokens !== null && t.input + t.output >= b.maxTokens) return { kind: 'budget', reason: `token budget reached (${t.input + t.output} ≥ ${b.maxTokens})` };
-    if (b.maxCostUsd !== null && t.cost >= b.maxCostUsd) return { kind: 'budget', reason: `cost budget reached ($${t.cost.toFixed(4)} ≥ $${b.maxCostUsd})` };
+    if (b.maxTokens !== null && spent.input + spent.output >= b.maxTokens) return { kind: 'budget', reason: `token budget reached (${spent.input + spent.output} ≥ ${b.maxTokens})` };
+    if (b.maxCostUsd !== null && spent.cost >= b.maxCostUsd) return { kind: 'budget', reason: `cost budget reached ($${spent.cost.toFixed(4)} ≥ $${b.maxCostUsd})` };
     if (b.maxWallMs !== null && wallMs() >= b.maxWallMs) return { kind: 'budget', reason: `wall-time budget reached (${Math.round(wallMs() / 1000)} s ≥ ${b.maxWallMs / 1000} s)` };
     if (b.maxValidations !== null && memory.validations >= b.maxValidations) return { kind: 'budget', reason: `validation budget reached (${memory.validations} runner validations)` };
     return undefined;
@@ -585,7 +584,6 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         reason += `; exact match not computed: ${(err as Error).message}`;
       }
     }
-    const t = spent;
     const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' ? 'stopped' : 'implausible';
     return {
       status,
@@ -596,9 +594,9 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       exactMatch: match,
       totals: {
         steps: traj.steps.length,
-        inputTokens: t.input,
-        outputTokens: t.output,
-        costUsd: t.cost,
+        inputTokens: spent.input,
+        outputTokens: spent.output,
+        costUsd: spent.cost,
         wallMs: wallMs(),
         validations: memory.validations,
         formatErrors: traj.steps.filter((s) => s.status === 'format-error').length,
