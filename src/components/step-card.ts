@@ -3,10 +3,20 @@ import type { TrajStep } from '../../worker/contracts/trajectory.ts';
 import { panelStyles } from './shared-styles.ts';
 import './diff-view.ts';
 
-/** One cycle of a run: prompt (collapsed), model response, parsed command, tool result, change, verdict. */
+/**
+ * One cycle of a run: prompt (collapsed), model response, parsed command, tool result, change, verdict.
+ * The prompt's messages are put on the page only while it is open: a full-history step's prompt holds every earlier
+ * reply and observation, so a run's closed prompts would otherwise add text quadratic in its length.
+ */
 export class RlStepCard extends LitElement {
-  static override properties = { step: { attribute: false } };
+  static override properties = { step: { attribute: false }, promptOpen: { state: true } };
   declare step: TrajStep;
+  declare promptOpen: boolean;
+
+  constructor() {
+    super();
+    this.promptOpen = false;
+  }
 
   static override styles = [
     panelStyles,
@@ -28,8 +38,8 @@ export class RlStepCard extends LitElement {
         <span class="muted">model ${Math.round(s.latencyMs.model)} ms · tools ${Math.round(s.latencyMs.tool)} ms</span>
         ${s.costUsd !== null ? html`<span class="muted">$${s.costUsd.toFixed(4)}</span>` : ''}
       </div>
-      <details><summary>Prompt (${s.prompt.messages.length} messages)</summary>
-        ${s.prompt.messages.map((m) => html`<div class="label">${m.role}</div><pre>${m.content}</pre>`)}</details>
+      <details data-testid="prompt" @toggle=${(e: Event) => (this.promptOpen = (e.target as HTMLDetailsElement).open)}><summary>Prompt (${s.prompt.messages.length} messages)</summary>
+        ${this.promptOpen ? s.prompt.messages.map((m) => html`<div class="label">${m.role}</div><pre>${m.content}</pre>`) : ''}</details>
       ${s.response ? html`<div class="label">Model response</div><pre data-testid="response">${s.response.content}</pre>` : ''}
       ${s.parsed?.thought ? html`<div class="label">Thought</div><pre>${s.parsed.thought}</pre>` : ''}
       ${command ? html`<div class="label">Command</div><pre>${command.name} ${JSON.stringify(command.args, null, 2)}</pre>` : ''}

@@ -36,6 +36,12 @@ for (const preset of ['repairagent', 'hafixagent', 'passerine']) {
       // one step card per recorded reply: the replay neither skipped nor repeated a call
       await expect(page.getByTestId('step')).toHaveCount(cassette.calls.length);
       await expect(page.getByTestId('final-diff')).toContainText('<=');
+      // a step's prompt is on the page only while it is open (full-history prompts grow with every step)
+      const prompt = page.getByTestId('step').last().getByTestId('prompt');
+      await expect(prompt.locator('pre')).toHaveCount(0);
+      await prompt.locator('summary').click();
+      await expect(prompt.locator('pre')).toHaveCount(cassette.calls.at(-1)!.messages!.length);
+      await expect(prompt.locator('pre').first()).toContainText(cassette.calls.at(-1)!.messages![0]!.content.slice(0, 40));
     } finally {
       await server.close();
     }
