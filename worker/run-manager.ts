@@ -20,6 +20,7 @@ import { parseCassette } from './contracts/cassette.ts';
 import { HumanChannel, type HumanTurn } from './llm/human-provider.ts';
 import { RunnerClient, runnerValidator } from './runner-client/client.ts';
 import { listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from './agent/persistence.ts';
+import { historyContextProvider, historyRequest } from './history/run-context.ts';
 
 /** run headers; each step is a record of its own in 'trajectory-steps' (worker/agent/persistence.ts) */
 export const TRAJECTORIES = TRAJECTORY_COLLECTION;
@@ -70,6 +71,7 @@ export class RunManager {
    */
   async start(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory[]> {
     const strategy = resolveStrategy(request.preset, { variants: request.variants, overrides: request.overrides });
+    historyRequest(strategy.toolSettings); // refuse bad history settings before anything starts
     if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
       this.javaReady ??= this.initJava();
       await this.javaReady;
@@ -105,6 +107,8 @@ export class RunManager {
         signal: run.abort.signal,
         trajectoryIndex: trajectory.index,
         groundTruthPatch: bug.groundTruth.patch,
+        // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
+        contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
         record: storeRecorder(records),
         onEvent: (e) => {
           if (!runId) {

@@ -48,6 +48,31 @@ for (const preset of ['repairagent', 'hafixagent', 'passerine']) {
   });
 }
 
+test('a HAFixAgent history variant puts the history section in the prompt, computed in the browser from the stored repository', async ({ page }) => {
+  const entry = (await index()).find((c) => c.preset === 'hafixagent' && c.bugId === BUG && c.file.includes('.fix.'))!;
+  const cassette = parseCassette(JSON.parse(await readFile(`public/cassettes/${entry.file}`, 'utf8')), entry.file);
+  // the recorded replies, answered whatever the prompt (the recording was made without history)
+  const server = await startCassetteServer({ cassette, strict: false, port: 0, allowedOrigins: [process.env.E2E_APP_ORIGIN!] });
+  try {
+    await openBug(page, BUG);
+    await useModelEndpoint(page, server.baseURL, cassette.model);
+    await page.locator(`li[data-bug="${BUG}"]`).click();
+    await page.locator('select[name="preset"]').selectOption('hafixagent');
+    await page.locator('input[name="variant"][value="fn_pair"]').check();
+    await page.getByRole('button', { name: 'Run agent' }).click();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-status', 'plausible', { timeout: 120_000 });
+    const prompt = page.getByTestId('step').first().getByTestId('prompt');
+    await prompt.locator('summary').click();
+    const instance = prompt.locator('pre').nth(1);
+    await expect(instance).toContainText('## Historical context (fn_pair)');
+    // fn_pair: the buggy function before and after the blame commit
+    await expect(instance).toContainText(/The enclosing function .*truncate.* before this commit/);
+    expect((await instance.textContent())!.match(/public static String truncate\(/g)).toHaveLength(2);
+  } finally {
+    await server.close();
+  }
+});
+
 test('malformed overrides are refused with a message, and no run starts', async ({ page }) => {
   await openBug(page, BUG);
   await page.locator('textarea[name="overrides"]').fill('{"budgets": ');

@@ -57,7 +57,7 @@ export function registerAnalysisCommands(program: Command): void {
         }
         const heuristic = oneOf('--heuristic', opts.heuristic, HISTORY_HEURISTICS);
         const mode = oneOf('--mode', opts.mode, ['paper', 'code'] as const);
-        if (opts.selector === 'llm_judge') throw new Error('--selector llm_judge needs a model: use it from a run (`repairlab run … --overrides`); here use first or random.');
+        if (opts.selector === 'llm_judge') throw new Error('--selector llm_judge needs a model to ask, which this command does not have: use first or random.');
         const selector = oneOf('--selector', opts.selector, ['first', 'random'] as const);
         const seed = wholeNumber('--seed', opts.seed, 0);
         const settings = {

@@ -176,6 +176,28 @@ describe('repairlab history', () => {
     expect(plain.stdout.trimEnd()).toBe(text.trimEnd());
   });
 
+  it('a HAFixAgent run puts the history section of its variant in the prompt: the text `history` prints', async () => {
+    const replies = join(home, 'sentinel-replies.json');
+    writeFileSync(replies, JSON.stringify(['THOUGHT: done.\n\n```bash\necho COMPLETE_REPAIR_SIGNAL\n```']));
+    const instance = async (...extra: string[]) => {
+      const r = await cli(['run', BUG, '--preset', 'hafixagent', '--llm', `scripted:${replies}`, ...extra, ...viaRunner(), '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(r.stdout) as { steps: { prompt: { messages: { role: string; content: string }[] } }[] };
+      return t.steps[0]!.prompt.messages.find((m) => m.role === 'user')!.content;
+    };
+    const withHistory = await instance('--variant', 'fl_diff');
+    expect(withHistory).toContain('## Historical context (fl_diff)\n');
+    expect(withHistory).toContain(full.text.trimEnd());
+    // the heuristic's caps come from toolSettings too
+    const capped = await instance('--variant', 'fl_diff', '--overrides', '{"toolSettings":{"historyLimits":{"maxDiffChars":200}}}');
+    expect(diffBody(capped.slice(capped.indexOf('## Historical context')))).toBe(diffBody(full.text).slice(0, 200));
+    expect(await instance()).not.toContain('Historical context');
+    // a history setting the extractor cannot take stops the run before it starts, naming the setting
+    const bad = await cli(['run', BUG, '--preset', 'hafixagent', '--llm', `scripted:${replies}`, '--overrides', '{"toolSettings":{"historyContext":"fn_none"}}', ...viaRunner()]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/toolSettings\.historyContext "fn_none": use "non-history" or one of fn_all, fn_pair, fl_diff/);
+  });
+
   it('refuses an unknown heuristic with the list, and explains that "none" is the preset default, not a heuristic', async () => {
     const unknown = await cli(['history', BUG, '--heuristic', 'fn_none']);
     expect(unknown.code).toBe(1);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgent, type RunAgentOptions } from '../../../worker/agent/loop.ts';
 import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { historyRequest } from '../../../worker/history/run-context.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import type { CompletionRequest, LlmProvider } from '../../../worker/contracts/llm.ts';
 import { demoBug, demoWorkspace, FakeValidator, SRC } from './fixtures.ts';
@@ -148,10 +149,12 @@ describe('hafixagent', () => {
     expect(traj.steps[0]!.prompt.messages[0]!.content).toContain('echo COMPLETE_REPAIR_SIGNAL');
   });
 
-  it('the code variant uses the released sentinel', async () => {
+  it('the code variant uses the released sentinel, and history from one blamed line with a history variant', async () => {
     const s = resolveStrategy('hafixagent', { variants: ['code'] });
     expect(s.middleware.completionSentinel).toBe('COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT');
     expect(s.budgets.maxCostUsd).toBe(0.5);
+    expect(historyRequest(resolveStrategy('hafixagent', { variants: ['code', 'fn_pair'] }).toolSettings)?.options.mode).toBe('code');
+    expect(historyRequest(resolveStrategy('hafixagent', { variants: ['fn_pair'] }).toolSettings)?.options.mode).toBe('paper');
   });
 
   it('trims long observations to head + tail', async () => {

@@ -59,7 +59,7 @@ export const hafixAgentPreset: StrategySpecInput = {
     'paper: guards 50 steps, $1 cost, 1 hour wall time; completion signal COMPLETE_REPAIR_SIGNAL',
     'paper: context = bug report, failing tests (5 shown), perfect fault localization hunks; history from blame (fn_all | fn_pair | fl_diff)',
     'mini-swe-agent: format errors fed back, 3 in a row end the run',
-    'released code (variant "code"): sentinel COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, $0.5 cost limit',
+    'released code (variant "code"): sentinel COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, $0.5 cost limit, history from one blamed line',
   ],
   toolkit: 'hafixagent',
   states: [{ name: 'repair', description: 'run bash commands until the bug is fixed', tools: ['bash'] }],
@@ -84,10 +84,10 @@ export const hafixAgentVariants: NamedOverride[] = [
   { id: 'fl_diff', description: "history context: the blame commit's diff of the buggy file", override: { toolSettings: { historyContext: 'fl_diff' } } },
   {
     id: 'code',
-    description: 'released code: sentinel COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT and a $0.5 cost limit',
+    description: 'released code: sentinel COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, a $0.5 cost limit, and history from ONE blamed line (the first)',
     override: {
       middleware: { completionSentinel: 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT' },
-      toolSettings: { completionSentinel: 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT' },
+      toolSettings: { completionSentinel: 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT', historyMode: 'code' },
       budgets: { maxCostUsd: 0.5 },
     },
   },
