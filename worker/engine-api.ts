@@ -69,7 +69,8 @@ export interface RepoInfo {
 /** Streamed while a run goes: the UI renders steps as they arrive. */
 export type RunEvent =
   /** one per trajectory; `trajectory` counts from 0 of `trajectories` independent ones */
-  | { type: 'run-started'; runId: string; bugId: string; preset: string; trajectory: number; trajectories: number }
+  /** `stepsBefore`: steps the run had when it started here (a continued run; 0 for a new one) */
+  | { type: 'run-started'; runId: string; bugId: string; preset: string; trajectory: number; trajectories: number; stepsBefore: number }
   | { type: 'model-delta'; runId: string; step: number; text: string }
   | { type: 'step'; runId: string; step: unknown }
   | { type: 'human-turn'; runId: string; step: number; messages: { role: string; content: string }[] }

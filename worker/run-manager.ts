@@ -4,7 +4,7 @@
 import { toPublicBug } from './contracts/bug.ts';
 import type { LlmProvider } from './contracts/llm.ts';
 import type { Trajectory } from './contracts/trajectory.ts';
-import type { StrategySpec } from './contracts/strategy.ts';
+import { parseStrategySpec, type StrategySpec } from './contracts/strategy.ts';
 import type { ModelSettings, RunEvent, RunRequest } from './engine-api.ts';
 import type { Engine } from './engine.ts';
 import type { AnyTool } from './agent/agent-tool.ts';
@@ -34,6 +34,8 @@ export interface RunSummary {
   /** outcome status, or the trajectory's own status while unfinished */
   status: string;
   reason: string;
+  /** unfinished, saved with a resume point, and not going on in this engine: a reload or crash stopped it (continueRun) */
+  interrupted: boolean;
 }
 
 interface ActiveRun {
@@ -86,10 +88,34 @@ export class RunManager {
     return trajectories;
   }
 
-  private async runOne(request: RunRequest, strategy: StrategySpec, trajectory: { index: number; count: number }, run: ActiveRun, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+  /**
+   * Continues a saved run that a reload or a crash interrupted (saved as running or paused, with its resume point):
+   * the same run id, the recorded strategy and steps, and the model and runner of `settings` — the record keeps no
+   * key. A replayed or scripted model goes on from the reply after the last step's. Only this trajectory goes on,
+   * not the later ones of a several-trajectory request.
+   */
+  async continueRun(runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+    if (this.active.has(runId)) throw new Error(`Run ${runId} is going on already.`);
+    const saved = await this.get(runId);
+    if (!saved) throw new Error(`There is no saved run ${runId}.`);
+    if (saved.status === 'finished' || !saved.resume) throw new Error(`Run ${runId} has finished: there is nothing to continue. Start a new run instead.`);
+    const strategy = parseStrategySpec(saved.config.strategy, `the strategy recorded with run ${runId}`);
+    historyRequest(strategy.toolSettings);
+    if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
+      this.javaReady ??= this.initJava();
+      await this.javaReady;
+    }
+    const request: RunRequest = { bugId: saved.bug.id, preset: saved.config.preset, variants: saved.config.variants, overrides: saved.config.overrides, ...settings };
+    const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+    return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories }, run, onEvent, saved);
+  }
+
+  private async runOne(request: RunRequest, strategy: StrategySpec, trajectory: { index: number; count: number }, run: ActiveRun, onEvent: (e: RunEvent) => void, resumeFrom?: Trajectory): Promise<Trajectory> {
     const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
     let runId = '';
-    const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run);
+    // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
+    const callsMade = resumeFrom?.steps.length ?? 0;
+    const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run, callsMade);
     const validator = runnerValidator(new RunnerClient(request.runner), bug.layout);
     const records = this.engine.platform.records;
     try {
@@ -106,6 +132,7 @@ export class RunManager {
         control: run.control,
         signal: run.abort.signal,
         trajectoryIndex: trajectory.index,
+        ...(resumeFrom ? { resumeFrom } : {}),
         groundTruthPatch: bug.groundTruth.patch,
         // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
         contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
@@ -114,7 +141,7 @@ export class RunManager {
           if (!runId) {
             runId = e.runId;
             this.active.set(runId, run);
-            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count });
+            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade });
           }
           if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
           else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
@@ -172,6 +199,7 @@ export class RunManager {
       steps: t.stepCount,
       status: t.outcome?.status ?? t.status,
       reason: t.outcome?.reason ?? '',
+      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId),
     }));
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -193,16 +221,19 @@ export class RunManager {
     return loadTrajectory(this.engine.platform.records, runId);
   }
 
-  private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun): LlmProvider {
+  /** `callsMade`: model calls the run made before (a continued run); list-based models skip that many replies */
+  private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun, callsMade = 0): LlmProvider {
     switch (model.kind) {
       case 'openai':
         return createOpenAiProvider({ ...model, stream: true });
       case 'scripted':
-        return createScriptedProvider(model.replies);
-      case 'replay':
-        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true });
+        return createScriptedProvider(model.replies.slice(callsMade));
+      case 'replay': {
+        const cassette = parseCassette(model.cassette, 'the cassette');
+        return createReplayProvider({ ...cassette, calls: cassette.calls.slice(callsMade) }, { strict: model.strict ?? true });
+      }
       case 'human': {
-        const channel = new HumanChannel(askHuman);
+        const channel = new HumanChannel(askHuman, callsMade);
         run.human = { answer: (text) => channel.reply(text) };
         return channel.provider;
       }

@@ -30,6 +30,8 @@ const api = {
   timeBlame: (repoId: string, file: string, rev?: string, runs?: number) => timeBlame(engine, repoId, file, rev, runs),
   listPresets: () => runs.listPresets(),
   startRun: (request: RunRequest, onEvent: (e: RunEvent) => void) => runs.start(request, onEvent),
+  /** a saved run a reload interrupted, continued with these model and runner settings */
+  continueRun: (runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void) => runs.continueRun(runId, settings, onEvent),
   stopRun: (runId: string) => runs.stop(runId),
   pauseRun: (runId: string) => runs.pause(runId),
   resumeRun: (runId: string) => runs.resume(runId),

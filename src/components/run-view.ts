@@ -1,5 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import type { RunEvent, RunRequest } from '../../worker/engine-api.ts';
+import type { RunSummary } from '../../worker/run-manager.ts';
 import type { DemoRecording } from '../state/settings.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
@@ -54,6 +55,7 @@ export class RlRunView extends LitElement {
     humanPrompt: { state: true },
     streaming: { state: true },
     paused: { state: true },
+    interrupted: { state: true },
   };
   declare bugId: string | undefined;
   declare presets: PresetChoice[];
@@ -77,6 +79,8 @@ export class RlRunView extends LitElement {
   declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
   declare streaming: string;
   declare paused: boolean;
+  /** this bug's saved runs that a reload or crash stopped: they can be continued */
+  declare interrupted: RunSummary[];
 
   constructor() {
     super();
@@ -89,6 +93,21 @@ export class RlRunView extends LitElement {
     this.running = false;
     this.streaming = '';
     this.paused = false;
+    this.interrupted = [];
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    if (changed.has('bugId')) void this.findInterrupted();
+  }
+
+  private async findInterrupted() {
+    const bugId = this.bugId;
+    try {
+      const runs = bugId ? (await getEngine().listRuns()).filter((r) => r.bugId === bugId && r.interrupted) : [];
+      if (bugId === this.bugId) this.interrupted = runs;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
   }
 
   static override styles = [
@@ -110,7 +129,7 @@ export class RlRunView extends LitElement {
       case 'run-started':
         this.runId = e.runId;
         this.trajectory = { index: e.trajectory, count: e.trajectories };
-        if (e.trajectory > 0) this.steps = [];
+        if (e.trajectory > 0 && e.stepsBefore === 0) this.steps = [];
         break;
       case 'model-delta':
         this.streaming += e.text;
@@ -191,6 +210,29 @@ export class RlRunView extends LitElement {
     }
   }
 
+  /** Continues an interrupted run with the current model and runner settings; its saved steps are shown first. */
+  private async continueSaved(run: RunSummary) {
+    if (!this.bugId || !this.makeRequest) return;
+    this.error = undefined;
+    try {
+      const saved = await getEngine().getRun(run.runId);
+      if (!saved) throw new Error(`The saved run ${run.runId} is gone.`);
+      const { model, runner } = this.makeRequest(this.bugId, saved.config.preset, { variants: saved.config.variants, overrides: saved.config.overrides });
+      this.steps = saved.steps;
+      this.finished = [];
+      this.trajectory = undefined;
+      this.groundTruth = undefined;
+      this.outcome = undefined;
+      this.humanPrompt = undefined;
+      this.interrupted = this.interrupted.filter((r) => r.runId !== run.runId);
+      this.running = true;
+      await getEngine().continueRun(run.runId, { model, runner }, Comlink.proxy(this.onEvent));
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+      this.running = false;
+    }
+  }
+
   private async revealGroundTruth() {
     if (!this.bugId) return;
     try {
@@ -253,6 +295,13 @@ export class RlRunView extends LitElement {
         ${this.running ? html`<span class="muted" data-testid="running">running…</span>` : ''}
       </div>
       ${this.renderChoices()}
+      ${this.interrupted.length && !this.running
+        ? html`<div data-testid="interrupted-runs"><span class="muted">Stopped by a reload or a crash — continue it with the model chosen in Settings:</span>
+            ${this.interrupted.map(
+              (r) => html`<div data-testid="interrupted-run" data-run=${r.runId}>${r.preset} · ${r.steps} step${r.steps === 1 ? '' : 's'} · ${new Date(r.createdAt).toLocaleString()}
+                <button name="continue-run" @click=${() => this.continueSaved(r)}>Continue</button></div>`,
+            )}</div>`
+        : ''}
       ${this.trajectory && this.trajectory.count > 1
         ? html`<div class="muted" data-testid="trajectory-progress">Trajectory ${this.trajectory.index + 1} of ${this.trajectory.count} ·
             ${this.finished.filter((f) => f.outcome.status === 'plausible').length} of ${this.finished.length} finished ones plausible</div>`

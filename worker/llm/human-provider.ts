@@ -5,15 +5,16 @@ import { LlmError, type ChatMessage, type CompletionRequest, type CompletionResp
 import { estimateUsage } from './usage-estimate.ts';
 
 export interface HumanTurn {
-  /** 0-based count of replies asked for so far */
+  /** 0-based index of the step this turn is (the replies asked for so far, plus a continued run's earlier steps) */
   step: number;
   messages: ChatMessage[];
 }
 
 const aborted = () => new LlmError('The run was stopped while waiting for the human reply.', 'aborted');
 
-export function createHumanProvider(ask: (turn: HumanTurn, signal?: AbortSignal) => Promise<string>): LlmProvider {
-  let step = 0;
+/** `firstStep`: the step the first turn is (a continued run's turns go on from its saved steps) */
+export function createHumanProvider(ask: (turn: HumanTurn, signal?: AbortSignal) => Promise<string>, firstStep = 0): LlmProvider {
+  let step = firstStep;
   return {
     id: 'human',
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
@@ -37,7 +38,7 @@ export class HumanChannel {
   readonly provider: LlmProvider;
   private waiting?: { turn: HumanTurn; resolve: (text: string) => void };
 
-  constructor(onTurn: (turn: HumanTurn) => void) {
+  constructor(onTurn: (turn: HumanTurn) => void, firstStep = 0) {
     this.provider = createHumanProvider(
       (turn, signal) =>
         new Promise<string>((resolve) => {
@@ -45,6 +46,7 @@ export class HumanChannel {
           signal?.addEventListener('abort', () => (this.waiting = undefined), { once: true });
           onTurn(turn);
         }),
+      firstStep,
     );
   }
 

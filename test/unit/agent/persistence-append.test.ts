@@ -294,4 +294,29 @@ describe('append-only trajectory records', () => {
     expect(plain(await runs.get(fresh.runId))).toEqual(plain(fresh));
     expect(plain(await runs.get(old.runId))).toEqual(plain(old));
   });
+
+  it('the run manager marks a run a crash stopped as interrupted, and continues only such runs', async () => {
+    const store = new CountingRecordStore();
+    const save = storeRecorder(store);
+    // a crash after step 2 was saved: the later records never happen
+    await expect(
+      runAgent(
+        opts({
+          record: async (traj) => {
+            if (traj.steps.length > 2) throw new Error('the page went away');
+            await save(traj);
+          },
+        }),
+      ),
+    ).rejects.toThrow(/went away/);
+    const finished = await runAgent(opts({ record: storeRecorder(store) }));
+    const runs = new RunManager({ platform: { records: store } } as unknown as Engine, async () => undefined);
+    const list = await runs.list();
+    const crashed = list.find((r) => r.runId !== finished.runId)!;
+    expect(crashed).toMatchObject({ status: 'running', steps: 2, interrupted: true });
+    expect(list.find((r) => r.runId === finished.runId)).toMatchObject({ status: 'plausible', interrupted: false });
+    const settings = { model: { kind: 'scripted' as const, replies: [] }, runner: { url: 'http://127.0.0.1:9', token: 't' } };
+    await expect(runs.continueRun(finished.runId, settings, () => undefined)).rejects.toThrow(/has finished: there is nothing to continue/);
+    await expect(runs.continueRun('run-none', settings, () => undefined)).rejects.toThrow(/There is no saved run run-none/);
+  });
 });
