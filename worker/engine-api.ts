@@ -2,6 +2,7 @@
 // CLI calls directly in Node (worker/cli/). Plain data in and out, so it crosses the worker boundary.
 import type { BugCategory, PublicBug } from './contracts/bug.ts';
 import type { ValidationResult } from './contracts/runner-api.ts';
+import type { PriceTable } from './agent/prices.ts';
 
 export interface BugSummary {
   id: string;
@@ -51,6 +52,8 @@ export interface RunRequest {
   overrides?: Record<string, unknown>;
   model: ModelSettings;
   runner: RunnerSettings;
+  /** USD per million tokens by model name (default: worker/agent/prices.ts DEFAULT_PRICES); recorded with the run */
+  prices?: PriceTable;
 }
 
 export type PatchChoice = 'none' | 'ground-truth' | { diff: string };

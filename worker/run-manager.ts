@@ -105,7 +105,8 @@ export class RunManager {
       this.javaReady ??= this.initJava();
       await this.javaReady;
     }
-    const request: RunRequest = { bugId: saved.bug.id, preset: saved.config.preset, variants: saved.config.variants, overrides: saved.config.overrides, ...settings };
+    // the run's own price table (recorded at its start) stays its table
+    const request: RunRequest = { bugId: saved.bug.id, preset: saved.config.preset, variants: saved.config.variants, overrides: saved.config.overrides, ...settings, prices: saved.config.prices };
     const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
     return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories }, run, onEvent, saved);
   }
@@ -134,6 +135,7 @@ export class RunManager {
         trajectoryIndex: trajectory.index,
         ...(resumeFrom ? { resumeFrom } : {}),
         groundTruthPatch: bug.groundTruth.patch,
+        ...(request.prices ? { prices: request.prices } : {}),
         // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
         contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
         record: storeRecorder(records),

@@ -96,7 +96,7 @@ export class RlApp extends LitElement {
 
   private makeRequest = (bugId: string, preset: string, choices: RunChoices) => {
     const s = this.settings!;
-    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner };
+    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner, ...(s.prices ? { prices: s.prices } : {}) };
   };
 
   private renderMain() {

@@ -325,7 +325,8 @@ export class RlRunView extends LitElement {
               ? html`<div>Still failing: ${o.recheck.failingTests.map((t) => html`<code>${t}</code> `)}</div>`
               : ''}
             <div class="muted">${o.totals.steps} steps · ${o.totals.inputTokens + o.totals.outputTokens} tokens · ${o.totals.validations} validations
-              ${o.totals.costUsd !== null ? html` · $${o.totals.costUsd.toFixed(4)}` : ''}</div>
+              ${o.totals.costUsd !== null ? html` · $${o.totals.costUsd.toFixed(4)}` : html` · <span data-testid="cost-unknown">cost unknown: no price for ${unpricedModels(this.steps)} (add it under Settings → Prices)</span>`}
+              ${o.exactMatch !== null ? html` · <span data-testid="exact-match">${o.exactMatch ? 'matches the developers’ fix' : 'differs from the developers’ fix'} (ignoring whitespace and comments)</span>` : ''}</div>
             <h3>Final patch</h3>
             <rl-diff-view data-testid="final-diff" .diff=${o.finalPatch}></rl-diff-view>
             ${this.running
@@ -338,4 +339,10 @@ export class RlRunView extends LitElement {
     </div>`;
   }
 }
+/** the models of the steps that had no price, for the outcome's note */
+function unpricedModels(steps: TrajStep[]): string {
+  const models = [...new Set(steps.filter((s) => s.costUsd === null).map((s) => s.response?.model ?? 'the model'))];
+  return models.join(', ') || 'a model';
+}
+
 customElements.define('rl-run-view', RlRunView);

@@ -1,6 +1,7 @@
 import { LitElement, html } from 'lit';
 import { PROVIDER_PRESETS, endpointModel, loadApiKey, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
 import { panelStyles } from './shared-styles.ts';
+import { DEFAULT_PRICES, parsePriceTable } from '../../worker/agent/prices.ts';
 
 /** Editing the endpoint by hand leaves any demo recording behind. */
 const withoutDemo = (m: Settings['model']): Settings['model'] => {
@@ -10,10 +11,12 @@ const withoutDemo = (m: Settings['model']): Settings['model'] => {
 
 /** Runner and model endpoint settings. The API key is stored in this browser only. */
 export class RlSettingsPanel extends LitElement {
-  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true } };
+  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true } };
   declare settings: Settings;
   declare endpoints: ModelEndpointChoice[];
   declare saved: boolean;
+  /** what is wrong with the price table typed last (it was not saved) */
+  declare pricesError: string | undefined;
 
   constructor() {
     super();
@@ -28,6 +31,20 @@ export class RlSettingsPanel extends LitElement {
     saveSettings(this.settings);
     this.saved = true;
     this.dispatchEvent(new CustomEvent('settings-changed', { detail: this.settings, bubbles: true, composed: true }));
+  }
+
+  /** The price table field: saved when it is a valid table, else the message says what to fix (nothing is lost). */
+  private setPrices(text: string) {
+    try {
+      const prices = text.trim() ? parsePriceTable(JSON.parse(text) as unknown, 'Prices') : undefined;
+      this.pricesError = undefined;
+      this.update_((x) => {
+        const { prices: _old, ...rest } = x;
+        return prices ? { ...rest, prices } : rest;
+      });
+    } catch (e) {
+      this.pricesError = e instanceof SyntaxError ? `Prices: not valid JSON (${e.message}).` : (e as Error).message;
+    }
   }
 
   private choose(e: Event) {
@@ -60,6 +77,11 @@ export class RlSettingsPanel extends LitElement {
         <input type="password" name="api-key" autocomplete="off" .value=${loadApiKey()} @change=${(e: Event) => { saveApiKey(val(e)); this.saved = true; }} /></label>
       <label>Temperature <input type="number" step="0.1" name="temperature" .value=${String(s.model.temperature ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, temperature: num(e) } }))} /></label>
       <label>Seed <input type="number" name="seed" .value=${String(s.model.seed ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, seed: num(e) } }))} /></label>
+      <h3>Prices (USD per million tokens)</h3>
+      <label>Step costs and cost budgets use this table; a model missing from it has no price (its run's total cost is unknown,
+        and the preset's <code>budgets.unknownPrice</code> says whether the run stops). Empty: the built-in table.
+        <textarea name="prices" rows="8" .value=${JSON.stringify(s.prices ?? DEFAULT_PRICES, null, 1)} @change=${(e: Event) => this.setPrices(val(e))}></textarea></label>
+      ${this.pricesError ? html`<div class="error" data-testid="prices-error">${this.pricesError}</div>` : ''}
       ${this.saved ? html`<p class="muted">Saved.</p>` : ''}
     </div>`;
   }

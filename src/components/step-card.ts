@@ -36,7 +36,7 @@ export class RlStepCard extends LitElement {
       <div class="head"><strong>Step ${s.index + 1}</strong><span class="tag">${s.state}</span><span class="tag">${s.status}</span>
         <span class="muted">${s.tokens.input} in / ${s.tokens.output} out tokens${s.tokens.estimated ? ' (estimated)' : ''}</span>
         <span class="muted">model ${Math.round(s.latencyMs.model)} ms · tools ${Math.round(s.latencyMs.tool)} ms</span>
-        ${s.costUsd !== null ? html`<span class="muted">$${s.costUsd.toFixed(4)}</span>` : ''}
+        <span class="muted">${s.costUsd !== null ? `$${s.costUsd.toFixed(4)}` : 'no price'}</span>
       </div>
       <details data-testid="prompt" @toggle=${(e: Event) => (this.promptOpen = (e.target as HTMLDetailsElement).open)}><summary>Prompt (${s.prompt.messages.length} messages)</summary>
         ${this.promptOpen ? s.prompt.messages.map((m) => html`<div class="label">${m.role}</div><pre>${m.content}</pre>`) : ''}</details>

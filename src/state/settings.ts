@@ -2,6 +2,7 @@
 // never put in share links, exports, trajectories or logs; it is handed to the engine worker only to
 // call the configured model endpoint.
 import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
+import type { PriceTable } from '../../worker/agent/prices.ts';
 
 /** A recorded demo run replays only on the bug, preset and overrides it was recorded with. */
 export interface DemoRecording {
@@ -23,6 +24,8 @@ export interface Settings {
   model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number; demo?: DemoRecording };
   /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies */
   modelKind: 'endpoint' | 'human';
+  /** USD per million tokens by model name, for step costs and cost budgets; unset: the engine's DEFAULT_PRICES */
+  prices?: PriceTable;
 }
 
 const SETTINGS_KEY = 'repairlab.settings.v1';

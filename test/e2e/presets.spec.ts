@@ -36,6 +36,7 @@ for (const preset of ['repairagent', 'hafixagent', 'passerine']) {
       // one step card per recorded reply: the replay neither skipped nor repeated a call
       await expect(page.getByTestId('step')).toHaveCount(cassette.calls.length);
       await expect(page.getByTestId('final-diff')).toContainText('<=');
+      await expect(page.getByTestId('exact-match')).toContainText('matches the developers’ fix');
       // a step's prompt is on the page only while it is open (full-history prompts grow with every step)
       const prompt = page.getByTestId('step').last().getByTestId('prompt');
       await expect(prompt.locator('pre')).toHaveCount(0);
@@ -68,6 +69,34 @@ test('a HAFixAgent history variant puts the history section in the prompt, compu
     // fn_pair: the buggy function before and after the blame commit
     await expect(instance).toContainText(/The enclosing function .*truncate.* before this commit/);
     expect((await instance.textContent())!.match(/public static String truncate\(/g)).toHaveLength(2);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the price table is edited in Settings: a bad one is named and not saved; a model missing from it makes the cost unknown', async ({ page }) => {
+  const entry = (await index()).find((c) => c.preset === 'oneshot' && c.file === `${BUG}.oneshot.fix.cassette.json`)!;
+  const cassette = parseCassette(JSON.parse(await readFile(`public/cassettes/${entry.file}`, 'utf8')), entry.file);
+  const server = await startCassetteServer({ cassette, port: 0, allowedOrigins: [process.env.E2E_APP_ORIGIN!] });
+  try {
+    await openBug(page, BUG);
+    await useModelEndpoint(page, server.baseURL, cassette.model);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const prices = page.locator('textarea[name="prices"]');
+    await expect(prices).toHaveValue(/"gpt-4o"/);
+    await prices.fill('{"other-model": {"inputPerMTok": "cheap"}}');
+    await prices.dispatchEvent('change');
+    await expect(page.getByTestId('prices-error')).toContainText('the price of "other-model" needs inputPerMTok and outputPerMTok');
+    await prices.fill('{"other-model": {"inputPerMTok": 1, "outputPerMTok": 2}}');
+    await prices.dispatchEvent('change');
+    await expect(page.getByTestId('prices-error')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Bugs' }).click();
+    await page.locator(`li[data-bug="${BUG}"]`).click();
+    await page.locator('select[name="preset"]').selectOption('oneshot');
+    await page.getByRole('button', { name: 'Run agent' }).click();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-status', 'plausible', { timeout: 120_000 });
+    await expect(page.getByTestId('cost-unknown')).toContainText(`no price for ${cassette.model}`);
+    await expect(page.getByTestId('step').first()).toContainText('no price');
   } finally {
     await server.close();
   }

@@ -199,13 +199,15 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     opts.signal?.removeEventListener('abort', onOuterAbort);
   });
 
-  // tokens and cost so far, kept as steps are pushed (budgets are checked every cycle; a resumed run starts from its steps)
-  // (a step without a known price adds nothing: budgets.unknownPrice "stop" ends the run at such a step instead)
-  const spent = { input: 0, output: 0, cost: 0 };
+  // tokens and cost so far, kept as steps are pushed (budgets are checked every cycle; a resumed run starts from its steps).
+  // A step without a known price adds nothing to `cost` — the cost budget holds the priced steps to it, and
+  // budgets.unknownPrice "stop" ends the run at such a step instead — and makes the run's total unknown (null).
+  const spent = { input: 0, output: 0, cost: 0, unpriced: 0 };
   const count = (s: TrajStep) => {
     spent.input += s.tokens.input;
     spent.output += s.tokens.output;
-    if (s.costUsd !== null) spent.cost += s.costUsd;
+    if (s.costUsd === null) spent.unpriced++;
+    else spent.cost += s.costUsd;
   };
   for (const s of traj.steps) count(s);
   const pushStep = (s: TrajStep) => {
@@ -596,7 +598,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         steps: traj.steps.length,
         inputTokens: spent.input,
         outputTokens: spent.output,
-        costUsd: spent.cost,
+        costUsd: spent.unpriced ? null : spent.cost,
         wallMs: wallMs(),
         validations: memory.validations,
         formatErrors: traj.steps.filter((s) => s.status === 'format-error').length,

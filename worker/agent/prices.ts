@@ -6,7 +6,7 @@ export interface Price {
 }
 export type PriceTable = Record<string, Price>;
 
-/** Starting prices (USD / 1M tokens, list prices as of late 2025); the UI and CLI let users edit them. */
+/** Starting prices (USD / 1M tokens, list prices as of late 2025); Settings → Prices and `run --prices` replace them. */
 export const DEFAULT_PRICES: PriceTable = {
   'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
   'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
@@ -14,20 +14,39 @@ export const DEFAULT_PRICES: PriceTable = {
   'gpt-4.1': { inputPerMTok: 2, outputPerMTok: 8 },
   'gpt-3.5-turbo': { inputPerMTok: 0.5, outputPerMTok: 1.5 },
   'deepseek-chat': { inputPerMTok: 0.28, outputPerMTok: 0.42 },
-  // local and replayed models cost nothing
+  // scripted replies, a person, and the hand-written demo recordings (public/cassettes) cost nothing
   scripted: { inputPerMTok: 0, outputPerMTok: 0 },
   human: { inputPerMTok: 0, outputPerMTok: 0 },
+  'repairlab-demo-scripted': { inputPerMTok: 0, outputPerMTok: 0 },
 };
+
+/** What may follow a priced name in a snapshot of the same model: a date ("-2024-08-06", "-0613") or "-latest". */
+const SNAPSHOT_SUFFIX = /^-(\d{4}-\d{2}-\d{2}|\d{4}|latest)$/;
 
 export function priceFor(table: PriceTable, model: string): Price | undefined {
   if (table[model]) return table[model];
-  // OpenRouter-style "vendor/model" and dated snapshots ("gpt-4o-2024-08-06") fall back to the base name
+  // OpenRouter-style "vendor/model" and dated snapshots ("gpt-4o-2024-08-06") fall back to the base name; another
+  // model of the family ("gpt-4.1-nano" beside "gpt-4.1") has no price rather than a wrong one
   const base = model.split('/').pop() ?? model;
   if (table[base]) return table[base];
-  const key = Object.keys(table)
-    .filter((k) => base.startsWith(`${k}-`))
-    .sort((a, b) => b.length - a.length)[0];
+  const key = Object.keys(table).find((k) => base.startsWith(k) && SNAPSHOT_SUFFIX.test(base.slice(k.length)));
   return key ? table[key] : undefined;
+}
+
+/** A price table from JSON (a settings field, a --prices file): every entry checked, errors name the entry. */
+export function parsePriceTable(json: unknown, source: string): PriceTable {
+  const example = '{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}';
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${source}: write a JSON object of model names and prices in USD per million tokens, e.g. ${example}.`);
+  const table: PriceTable = {};
+  for (const [model, price] of Object.entries(json)) {
+    const p = price as Partial<Price> | null;
+    const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    if (!p || typeof p !== 'object' || !ok(p.inputPerMTok) || !ok(p.outputPerMTok)) {
+      throw new Error(`${source}: the price of ${JSON.stringify(model)} needs inputPerMTok and outputPerMTok, numbers ≥ 0 (USD per million tokens), e.g. ${example}.`);
+    }
+    table[model] = { inputPerMTok: p.inputPerMTok!, outputPerMTok: p.outputPerMTok! };
+  }
+  return table;
 }
 
 /**

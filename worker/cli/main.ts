@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { ModelSettings, PatchChoice } from '../engine-api.ts';
 import { toPublicBug } from '../contracts/bug.ts';
-import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
+import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
 import { parseJsonFlag, print } from './flags.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
@@ -60,19 +60,22 @@ program
   .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
   .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"sampling":{"trajectories":5}}\'')
   .option('--out <file>', 'write the trajectory here (several trajectories: a JSON array)')
+  .option('--prices <file.json>', 'price table, USD per million tokens by model: {"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}} (replaces the built-in one)')
   .option('--runner <url>', 'runner URL (default: start one in this process)')
   .option('--token <token>', 'runner token')
   .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
-  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; variant?: string[]; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; json?: boolean }) => {
+  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; variant?: string[]; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
     const engine = createNodeEngine();
     const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+    const { parsePriceTable } = await import('../agent/prices.ts');
+    const prices = opts.prices ? parsePriceTable(parseJsonFlag(`--prices ${opts.prices}`, await readFlagFile('--prices ', opts.prices), '{"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}}'), `--prices ${opts.prices}`) : undefined;
     const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides) : undefined;
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
     const { plausibleAtK } = await import('../agent/trajectories.ts');
     const runs = new RunManager(engine, initJavaForNode);
     const trajectories = await withRunner(opts, (runner) =>
-      runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner }, (e) => {
+      runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner, ...(prices ? { prices } : {}) }, (e) => {
         if (opts.json) return;
         if (e.type === 'run-started' && e.trajectories > 1) console.error(`trajectory ${e.trajectory + 1} of ${e.trajectories}`);
         if (e.type === 'step') {
@@ -81,8 +84,18 @@ program
         }
       }),
     );
-    const describe = (t: (typeof trajectories)[number]) =>
-      `${bugId} with ${opts.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\ntrajectory: ${opts.out ?? `records/trajectories/${t.runId}.json`}`;
+    const describe = (t: (typeof trajectories)[number]) => {
+      const o = t.outcome;
+      const facts = o
+        ? [
+            `${o.totals.steps} steps`,
+            o.totals.costUsd === null ? 'cost unknown (a model had no price: --prices)' : `$${o.totals.costUsd.toFixed(4)}`,
+            ...(o.exactMatch === null ? [] : [o.exactMatch ? "matches the developers' fix" : "differs from the developers' fix"]),
+          ].join(' · ')
+        : '';
+      const saved = opts.out ? `trajectory: ${opts.out}` : `run ${t.runId}, saved in ${repairlabHome()}/records (the whole trajectory as a file: --out <file>)`;
+      return `${bugId} with ${opts.preset}: ${o?.status ?? 'unfinished'} — ${o?.reason ?? ''}\n${facts}\n${o?.finalPatch ?? ''}\n${saved}`;
+    };
     if (trajectories.length === 1) {
       const t = trajectories[0]!;
       if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));

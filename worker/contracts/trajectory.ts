@@ -92,6 +92,7 @@ export const Outcome = z.object({
     steps: z.number().int(),
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
+    /** null when a step's model had no price in the run's table (the sum would leave it out) */
     costUsd: z.number().nullable(),
     wallMs: z.number(),
     validations: z.number().int(),

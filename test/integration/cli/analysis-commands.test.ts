@@ -371,6 +371,22 @@ describe('repairlab run with each preset', () => {
     expect(out.summary).toEqual({ trajectories: 2, plausible: 2, plausibleAtK: { 1: 1 } });
   });
 
+  it('prices steps with the table given by --prices, and names a bad table', async () => {
+    const replies = join(home, 'priced-replies.json');
+    writeFileSync(replies, JSON.stringify(['THOUGHT: done.\n\n```bash\necho COMPLETE_REPAIR_SIGNAL\n```']));
+    const prices = join(home, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ scripted: { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 } }));
+    const { code, stdout, stderr } = await cli(['run', 'textkit-1', '--preset', 'hafixagent', '--llm', `scripted:${replies}`, '--prices', prices, ...viaRunner(), '--json']);
+    expect(code, stderr).toBe(0);
+    const t = JSON.parse(stdout) as { config: { prices: unknown }; outcome: { totals: { inputTokens: number; outputTokens: number; costUsd: number } } };
+    expect(t.config.prices).toEqual({ scripted: { inputPerMTok: 1_000_000, outputPerMTok: 2_000_000 } });
+    expect(t.outcome.totals.costUsd).toBe(t.outcome.totals.inputTokens + 2 * t.outcome.totals.outputTokens);
+    writeFileSync(prices, JSON.stringify({ scripted: { inputPerMTok: 'free' } }));
+    const bad = await cli(['run', 'textkit-1', '--preset', 'hafixagent', '--llm', `scripted:${replies}`, '--prices', prices, ...viaRunner()]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`--prices ${prices}: the price of "scripted" needs inputPerMTok and outputPerMTok`);
+  });
+
   it('applies named variants and records them', async () => {
     const args = ['run', 'textkit-1', '--preset', 'passerine', '--variant', 'single-trajectory', '--llm', 'replay:public/cassettes/textkit-1.passerine.fix.cassette.json', ...viaRunner(), '--json'];
     const { code, stdout, stderr } = await cli(args);

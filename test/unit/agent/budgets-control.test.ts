@@ -58,6 +58,8 @@ describe('budgets', () => {
     expect(stop.outcome?.reason).toMatch(/no price known for model mystery-model/);
     const ignore = await runAgent(opts({ llm: mystery(), budgets: { unknownPrice: 'ignore', maxSteps: 3 } }));
     expect(ignore.steps).toHaveLength(3);
+    // the run's total is unknown, not the $0 of the steps that had a price
+    expect(ignore.outcome?.totals.costUsd).toBeNull();
   });
 
   it('wall time aborts the model call in flight', async () => {
