@@ -104,6 +104,20 @@ describe('oneshot strategy', () => {
     expect(traj.outcome?.finalPatch).toContain('return lo + 0;');
   });
 
+  it('refuses an exact repeat of an earlier command without running it, when the strategy refuses repeats', async () => {
+    const { traj, validator } = await run([fence(WRONG_DIFF), fence(WRONG_DIFF), fence(GOOD_DIFF)], { middleware: { refuseRepeats: true } });
+    expect(traj.steps.map((s) => s.status)).toEqual(['ok', 'refused', 'ok']);
+    expect(traj.steps[1]!.rectifications).toContainEqual(expect.objectContaining({ kind: 'repeat-refused', from: 'apply_patch' }));
+    expect(traj.steps[1]!.feedback).toMatch(/You already ran exactly this command/);
+    expect(traj.steps[1]!.tool).toBeUndefined();
+    // the refused step ran no validation: the first and the third did (and the re-check)
+    expect(validator.calls).toHaveLength(3);
+    expect(traj.outcome?.status).toBe('plausible');
+    // off (the oneshot default), the same reply runs again
+    const again = await run([fence(WRONG_DIFF), fence(WRONG_DIFF), fence(GOOD_DIFF)]);
+    expect(again.traj.steps.map((s) => s.status)).toEqual(['ok', 'ok', 'ok']);
+  });
+
   it('stops with an error after K consecutive malformed replies, keeping the record', async () => {
     const { traj, recorded } = await run(['nope', 'still nope', 'no diff again', fence(GOOD_DIFF)], { budgets: { maxSteps: 10 } });
     expect(traj.steps).toHaveLength(3);
