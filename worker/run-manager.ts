@@ -136,6 +136,8 @@ export class RunManager {
         ...(resumeFrom ? { resumeFrom } : {}),
         groundTruthPatch: bug.groundTruth.patch,
         ...(request.prices ? { prices: request.prices } : {}),
+        // RepairAgent's second model (write_fix variants, generate_method_body): the run's own endpoint and model
+        ...(request.model.kind === 'openai' ? { auxiliaryLlm: createOpenAiProvider({ ...request.model, stream: false }) } : {}),
         // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
         contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
         record: storeRecorder(records),

@@ -129,6 +129,24 @@ describe('repairlab CLI', () => {
       expect(r.stdout + r.stderr).not.toContain('sk-test-secret-key-123');
     }, 60_000);
 
+    it("RepairAgent's second model is the run's own endpoint: generate_method_body asks it and shows the answer", async () => {
+      const agentReply = JSON.stringify({ thoughts: 'regenerate it', command: { name: 'generate_method_body', args: { filepath: 'src/main/java/org/repairlab/textkit/Strings.java', method_name: 'truncate' } } });
+      const body = '```java\nreturn s.length() <= maxLength ? s : s.substring(0, maxLength);\n```';
+      const endpoint = await startCassetteServer({ replies: [agentReply, body], port: 0 });
+      try {
+        const out = join(home, 'auxiliary.trajectory.json');
+        const r = await cli(['run', BUG, '--preset', 'repairagent', '--llm', 'openai:some-model', '--base-url', endpoint.baseURL, '--overrides', '{"budgets":{"maxSteps":1},"startup":[]}', '--out', out, ...viaRunner()]);
+        const t = JSON.parse(await readFile(out, 'utf8'));
+        expect(t.steps[0].tool.name, r.stderr).toBe('generate_method_body');
+        expect(t.steps[0].tool.ok).toBe(true);
+        expect(t.steps[0].tool.output).toContain('return s.length() <= maxLength ? s : s.substring(0, maxLength);');
+        // one request from the agent, one from the tool to the same endpoint
+        expect(endpoint.requests.filter((q) => q.path.endsWith('/chat/completions'))).toHaveLength(2);
+      } finally {
+        await endpoint.close();
+      }
+    }, 60_000);
+
     it('malformed model output is fed back and counted; the run stops after repeated format errors', async () => {
       const replies = join(home, 'replies.json');
       await writeFile(replies, JSON.stringify(['I think the bug is in truncate.', 'Still no diff here.', 'Nor here.']));
