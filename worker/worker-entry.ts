@@ -7,6 +7,7 @@ import { createBrowserPlatform } from './platform/browser.ts';
 import { initJava } from './java/index.ts';
 import { javaWasmUrls } from './java/wasm-urls.browser.ts';
 import { RunManager } from './run-manager.ts';
+import { importTrajectoryFile } from './agent/trajectory-io.ts';
 import type { ImportProgress, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
 import { runToolScriptOnBug } from './api/tool-script.ts';
 import { blameFiles, timeBlame } from './api/history.ts';
@@ -39,6 +40,8 @@ const api = {
   submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
   listRuns: () => runs.list(),
   getRun: (runId: string) => runs.get(runId),
+  /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */
+  importTrajectory: (text: string, fileName: string) => importTrajectoryFile(text, fileName),
   revealGroundTruth: (bugId: string) => runs.revealGroundTruth(bugId),
   storageEstimate: () => platform.storageEstimate(),
   /** a script of tool calls on a bug's workspace (default: the standard script over every toolkit) */

@@ -8,9 +8,11 @@ import './diff-view.ts';
 
 /** Saved runs (trajectories in IndexedDB): list, step through one, export it as a file. */
 export class RlRunsView extends LitElement {
-  static override properties = { runs: { state: true }, open: { state: true }, error: { state: true } };
+  static override properties = { runs: { state: true }, open: { state: true }, imported: { state: true }, error: { state: true } };
   declare runs: RunSummary[];
   declare open: Trajectory | undefined;
+  /** the open trajectory came from a file: its name and format (shown, not stored) */
+  declare imported: { file: string; format: string } | undefined;
   declare error: string | undefined;
 
   constructor() {
@@ -42,7 +44,26 @@ export class RlRunsView extends LitElement {
   }
 
   private async show(runId: string) {
+    this.error = undefined;
+    this.imported = undefined;
     this.open = await getEngine().getRun(runId);
+  }
+
+  /** Opens a trajectory file (RepairLab, mini-swe-agent or SWE-agent) for viewing; a file that is none names itself. */
+  private async importFile(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    this.error = undefined;
+    try {
+      const { format, trajectory } = await getEngine().importTrajectory(await file.text(), file.name);
+      this.open = trajectory;
+      this.imported = { file: file.name, format };
+    } catch (err) {
+      this.error = err instanceof Error ? err.message : String(err);
+    } finally {
+      input.value = '';
+    }
   }
 
   private export() {
@@ -57,7 +78,9 @@ export class RlRunsView extends LitElement {
   override render() {
     return html`<div class="panel">
       <h2>Runs</h2>
-      ${this.error ? html`<div class="error">${this.error}</div>` : ''}
+      <label>Open a trajectory file (RepairLab, mini-swe-agent or SWE-agent) to view it
+        <input type="file" name="import-trajectory" accept=".json,.traj,application/json" @change=${this.importFile} /></label>
+      ${this.error ? html`<div class="error" data-testid="runs-error">${this.error}</div>` : ''}
       ${this.runs.length === 0 ? html`<p class="muted">No runs yet.</p>` : ''}
       <table>
         ${this.runs.map(
@@ -69,6 +92,7 @@ export class RlRunsView extends LitElement {
       ${this.open
         ? html`<h3>${this.open.bug.id} · ${this.open.config.preset} · ${this.open.runId}
               <button name="export" @click=${this.export}>Export trajectory</button></h3>
+            ${this.imported ? html`<p class="muted" data-testid="imported-note">Opened from ${this.imported.file} (${this.imported.format} format), for viewing: it is not stored.</p>` : ''}
             ${this.open.steps.map((s) => html`<rl-step-card .step=${s}></rl-step-card>`)}
             ${this.open.outcome ? html`<h3>Final patch (${this.open.outcome.status})</h3><rl-diff-view .diff=${this.open.outcome.finalPatch}></rl-diff-view>` : ''}`
         : ''}

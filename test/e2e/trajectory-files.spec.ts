@@ -1,0 +1,42 @@
+// Trajectory files in the Runs view: a mini-swe-agent file opens for viewing (not stored), a file that is no
+// trajectory is refused with a message naming it.
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect } from '@playwright/test';
+import { appUrl } from './helpers.ts';
+
+test('a mini-swe-agent trajectory file opens in the Runs view; another file is named and refused', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'repairlab-e2e-traj-'));
+  const mini = join(dir, 'django-1.traj.json');
+  writeFileSync(
+    mini,
+    JSON.stringify({
+      trajectory_format: 'mini-swe-agent-1.1',
+      info: { exit_status: 'Submitted', submission: 'diff --git a/x b/x\n', model_stats: { instance_cost: 0.12, api_calls: 2 } },
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Fix the issue.' },
+        { role: 'assistant', content: 'THOUGHT: look around\n```bash\nls -la\n```' },
+        { role: 'user', content: '<returncode>0</returncode>\n<output>\nsetup.py\n</output>' },
+        { role: 'assistant', content: 'THOUGHT: done\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```' },
+        { role: 'user', content: 'submitted' },
+      ],
+    }),
+  );
+  const notes = join(dir, 'notes.json');
+  writeFileSync(notes, '{"x": 1}');
+
+  await page.goto(appUrl());
+  await page.getByRole('button', { name: 'Runs' }).click();
+  const input = page.locator('input[name="import-trajectory"]');
+  await input.setInputFiles(mini);
+  await expect(page.getByTestId('imported-note')).toContainText('django-1.traj.json (mini-swe-agent format)');
+  await expect(page.getByTestId('step')).toHaveCount(2);
+  await expect(page.getByTestId('step').first()).toContainText('ls -la');
+  // viewing only: the list of saved runs stays empty
+  await expect(page.locator('tr.run')).toHaveCount(0);
+
+  await input.setInputFiles(notes);
+  await expect(page.getByTestId('runs-error')).toContainText('notes.json is JSON but not a trajectory RepairLab knows');
+});
