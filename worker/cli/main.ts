@@ -54,7 +54,7 @@ program
   .command('run <bug>')
   .description('run an agent preset on a bug, headless, and write its trajectory (or trajectories)')
   .requiredOption('--preset <preset>', 'oneshot | repairagent | hafixagent | passerine (see `repairlab presets`)')
-  .requiredOption('--llm <spec>', 'replay:<cassette.json> | scripted:<replies.json> | openai:<model>')
+  .requiredOption('--llm <spec>', 'replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model>')
   .option('--variant <id...>', 'named variants of the preset, e.g. no-search-tools (see `repairlab presets`)')
   .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
   .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
@@ -194,8 +194,14 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
   const [kind, ...rest] = spec.split(':');
   const value = rest.join(':');
   switch (kind) {
-    case 'replay':
-      return { kind: 'replay', cassette: JSON.parse(await readFlagFile('--llm replay:', value)) };
+    case 'replay': {
+      // a cassette, or a RepairLab trajectory (a run replays from its own record)
+      const json = parseJsonFile(`--llm replay:${value}`, await readFlagFile('--llm replay:', value)) as { kind?: unknown };
+      if (json?.kind !== 'repairlab-trajectory') return { kind: 'replay', cassette: json };
+      const { parseTrajectory } = await import('../contracts/trajectory.ts');
+      const { cassetteFromTrajectory } = await import('../agent/record-cassette.ts');
+      return { kind: 'replay', cassette: cassetteFromTrajectory(parseTrajectory(json, `--llm replay:${value}`)) };
+    }
     case 'scripted': {
       const replies = JSON.parse(await readFlagFile('--llm scripted:', value));
       if (!Array.isArray(replies)) throw new Error(`--llm scripted:${value}: the file must hold a JSON array of reply strings.`);
@@ -206,6 +212,14 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
       return { kind: 'openai', baseURL, model: value, ...(apiKey ? { apiKey } : {}) };
     default:
       throw new Error(`--llm ${spec}: expected replay:<cassette.json>, scripted:<replies.json> or openai:<model>.`);
+  }
+}
+
+function parseJsonFile(source: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`${source}: not JSON (${(e as Error).message}); give a cassette or a RepairLab trajectory file.`);
   }
 }
 

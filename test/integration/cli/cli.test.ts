@@ -147,6 +147,24 @@ describe('repairlab CLI', () => {
       }
     }, 60_000);
 
+    it('replays a run from its own trajectory file: --llm replay:<trajectory.json>', async () => {
+      const replies = join(home, 'replay-source.json');
+      await writeFile(replies, JSON.stringify(['No diff yet.', 'THOUGHT: here\n```diff\n--- a/x\n+++ b/x\n```']));
+      const first = join(home, 'replay-source.trajectory.json');
+      await cli(['run', BUG, '--preset', 'oneshot', '--llm', `scripted:${replies}`, '--overrides', '{"budgets":{"maxSteps":2}}', '--out', first, ...viaRunner()]);
+      const again = join(home, 'replayed.trajectory.json');
+      const r = await cli(['run', BUG, '--preset', 'oneshot', '--llm', `replay:${first}`, '--overrides', '{"budgets":{"maxSteps":2}}', '--out', again, ...viaRunner()]);
+      const [a, b] = [JSON.parse(await readFile(first, 'utf8')), JSON.parse(await readFile(again, 'utf8'))];
+      expect(b.config.providerId, r.stderr).toMatch(/^replay:/);
+      expect(b.steps.map((s: { response: { content: string }; feedback: string }) => [s.response.content, s.feedback])).toEqual(
+        a.steps.map((s: { response: { content: string }; feedback: string }) => [s.response.content, s.feedback]),
+      );
+      expect(b.outcome.status).toBe(a.outcome.status);
+      const notJson = await cli(['run', BUG, '--preset', 'oneshot', '--llm', `replay:${replies.replace('.json', '.txt')}`, ...viaRunner()]);
+      expect(notJson.code).toBe(1);
+      expect(notJson.stderr).toMatch(/--llm replay:.*cannot read the file/);
+    }, 60_000);
+
     it('malformed model output is fed back and counted; the run stops after repeated format errors', async () => {
       const replies = join(home, 'replies.json');
       await writeFile(replies, JSON.stringify(['I think the bug is in truncate.', 'Still no diff here.', 'Nor here.']));
