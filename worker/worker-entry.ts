@@ -7,7 +7,9 @@ import { createBrowserPlatform } from './platform/browser.ts';
 import { initJava } from './java/index.ts';
 import { javaWasmUrls } from './java/wasm-urls.browser.ts';
 import { RunManager } from './run-manager.ts';
-import { importTrajectoryFile } from './agent/trajectory-io.ts';
+import { importTrajectoryFile, readRecording } from './agent/trajectory-io.ts';
+import { cassetteFromTrajectory } from './agent/record-cassette.ts';
+import type { Trajectory } from './contracts/trajectory.ts';
 import type { ImportProgress, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
 import { runToolScriptOnBug } from './api/tool-script.ts';
 import { blameFiles, timeBlame } from './api/history.ts';
@@ -42,6 +44,10 @@ const api = {
   getRun: (runId: string) => runs.get(runId),
   /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */
   importTrajectory: (text: string, fileName: string) => importTrajectoryFile(text, fileName),
+  /** a cassette file, or a RepairLab trajectory file turned into one, to replay as the model */
+  readRecording: (text: string, fileName: string) => readRecording(text, fileName),
+  /** the cassette that replays a run (prompts with their hashes, replies in order) */
+  cassetteOf: (trajectory: Trajectory) => cassetteFromTrajectory(trajectory),
   revealGroundTruth: (bugId: string) => runs.revealGroundTruth(bugId),
   storageEstimate: () => platform.storageEstimate(),
   /** a script of tool calls on a bug's workspace (default: the standard script over every toolkit) */

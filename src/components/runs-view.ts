@@ -66,13 +66,29 @@ export class RlRunsView extends LitElement {
     }
   }
 
+  /** The open run as a cassette: load it under Settings → Model (a recording) to replay the run exactly. */
+  private async exportCassette() {
+    const t = this.open;
+    if (!t) return;
+    try {
+      const cassette = await getEngine().cassetteOf(t);
+      this.download(JSON.stringify(cassette, null, 2), `${t.bug.id}.${t.config.preset}.${t.runId}.cassette.json`);
+    } catch (err) {
+      this.error = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  private download(text: string, name: string) {
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: name });
+    a.click();
+    URL.revokeObjectURL(url);
+  }
+
   private export() {
     const t = this.open;
     if (!t) return;
-    const url = URL.createObjectURL(new Blob([JSON.stringify(t, null, 2)], { type: 'application/json' }));
-    const a = Object.assign(document.createElement('a'), { href: url, download: `${t.bug.id}.${t.config.preset}.${t.runId}.trajectory.json` });
-    a.click();
-    URL.revokeObjectURL(url);
+    this.download(JSON.stringify(t, null, 2), `${t.bug.id}.${t.config.preset}.${t.runId}.trajectory.json`);
   }
 
   override render() {
@@ -91,7 +107,8 @@ export class RlRunsView extends LitElement {
       </table>
       ${this.open
         ? html`<h3>${this.open.bug.id} · ${this.open.config.preset} · ${this.open.runId}
-              <button name="export" @click=${this.export}>Export trajectory</button></h3>
+              <button name="export" @click=${this.export}>Export trajectory</button>
+              ${this.imported ? '' : html`<button name="export-cassette" @click=${this.exportCassette}>Export as cassette (to replay)</button>`}</h3>
             ${this.imported ? html`<p class="muted" data-testid="imported-note">Opened from ${this.imported.file} (${this.imported.format} format), for viewing: it is not stored.</p>` : ''}
             ${this.open.steps.map((s) => html`<rl-step-card .step=${s}></rl-step-card>`)}
             ${this.open.outcome ? html`<h3>Final patch (${this.open.outcome.status})</h3><rl-diff-view .diff=${this.open.outcome.finalPatch}></rl-diff-view>` : ''}`

@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
-import { PROVIDER_PRESETS, endpointModel, loadApiKey, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { PROVIDER_PRESETS, endpointModel, loadApiKey, loadRecording, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
 import { DEFAULT_PRICES, parsePriceTable } from '../../worker/agent/prices.ts';
 
@@ -11,12 +12,14 @@ const withoutDemo = (m: Settings['model']): Settings['model'] => {
 
 /** Runner and model endpoint settings. The API key is stored in this browser only. */
 export class RlSettingsPanel extends LitElement {
-  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true } };
+  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true } };
   declare settings: Settings;
   declare endpoints: ModelEndpointChoice[];
   declare saved: boolean;
   /** what is wrong with the price table typed last (it was not saved) */
   declare pricesError: string | undefined;
+  /** what is wrong with the recording file chosen last */
+  declare recordingError: string | undefined;
 
   constructor() {
     super();
@@ -47,6 +50,23 @@ export class RlSettingsPanel extends LitElement {
     }
   }
 
+  /** A cassette or trajectory file becomes the model: its replies answer the run's calls in order. */
+  private async chooseRecording(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    try {
+      const { cassette, summary } = await getEngine().readRecording(await file.text(), file.name);
+      loadRecording(cassette);
+      this.recordingError = undefined;
+      this.update_((x) => ({ ...x, modelKind: 'recording', recording: summary }));
+    } catch (err) {
+      this.recordingError = err instanceof Error ? err.message : String(err);
+    } finally {
+      input.value = '';
+    }
+  }
+
   private choose(e: Event) {
     const all = [...this.endpoints, ...PROVIDER_PRESETS];
     const p = all.find((x) => x.name === (e.target as HTMLSelectElement).value);
@@ -65,6 +85,13 @@ export class RlSettingsPanel extends LitElement {
       <h3>Model</h3>
       <label><input type="radio" name="kind" .checked=${s.modelKind === 'endpoint'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'endpoint' }))} /> An OpenAI-compatible endpoint</label>
       <label><input type="radio" name="kind" .checked=${s.modelKind === 'human'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'human' }))} /> A person plays the model (no key needed)</label>
+      <label><input type="radio" name="kind" .checked=${s.modelKind === 'recording'} ?disabled=${!s.recording} @change=${() => this.update_((x) => ({ ...x, modelKind: 'recording' }))} />
+        A recording replays its replies (a cassette, or a run's exported trajectory; every prompt must match the recorded one)</label>
+      <label>Recording file <input type="file" name="recording" accept=".json,application/json" @change=${this.chooseRecording} /></label>
+      ${s.recording
+        ? html`<p class="muted" data-testid="recording-summary">${s.recording.file}: ${s.recording.calls} recorded call${s.recording.calls === 1 ? '' : 's'} of ${s.recording.model}${s.recording.bugId ? ` on ${s.recording.bugId}` : ''}${s.recording.preset ? ` with ${s.recording.preset}` : ''}</p>`
+        : ''}
+      ${this.recordingError ? html`<div class="error" data-testid="recording-error">${this.recordingError}</div>` : ''}
       <label>Preset
         <select name="endpoint-preset" @change=${this.choose}>
           <option value="">choose…</option>

@@ -22,8 +22,10 @@ export interface ModelEndpointChoice {
 export interface Settings {
   runner: RunnerSettings;
   model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number; demo?: DemoRecording };
-  /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies */
-  modelKind: 'endpoint' | 'human';
+  /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies; 'recording' = a loaded cassette */
+  modelKind: 'endpoint' | 'human' | 'recording';
+  /** what the loaded recording is (the recording itself is kept for this tab only: see loadRecording) */
+  recording?: RecordingSummary;
   /** USD per million tokens by model name, for step costs and cost budgets; unset: the engine's DEFAULT_PRICES */
   prices?: PriceTable;
 }
@@ -92,8 +94,43 @@ export function saveApiKey(key: string): void {
   else localStorage.removeItem(API_KEY_KEY);
 }
 
+/** A recording loaded as the model: the file it came from and what it holds. */
+export interface RecordingSummary {
+  file: string;
+  model: string;
+  calls: number;
+  bugId?: string;
+  preset?: string;
+}
+
+const RECORDING_KEY = 'repairlab.recording.v1';
+/** the loaded cassette: in memory, and in this tab's sessionStorage when it fits (a reload keeps it) */
+let recording: unknown;
+
+export function loadRecording(cassette: unknown): void {
+  recording = cassette;
+  try {
+    sessionStorage.setItem(RECORDING_KEY, JSON.stringify(cassette));
+  } catch {
+    sessionStorage.removeItem(RECORDING_KEY); // too large for sessionStorage: this page keeps it until a reload
+  }
+}
+
+function loadedRecording(): unknown {
+  if (recording === undefined) {
+    const saved = sessionStorage.getItem(RECORDING_KEY);
+    if (saved) recording = JSON.parse(saved) as unknown;
+  }
+  return recording;
+}
+
 export function modelSettingsFor(s: Settings): ModelSettings {
   if (s.modelKind === 'human') return { kind: 'human' };
+  if (s.modelKind === 'recording') {
+    const cassette = loadedRecording();
+    if (cassette === undefined) throw new Error('Settings → Model: load the recording file again (a recording is kept for the tab it was loaded in).');
+    return { kind: 'replay', cassette };
+  }
   const apiKey = loadApiKey();
   const { demo: _demo, ...model } = s.model;
   return { kind: 'openai', ...model, ...(apiKey ? { apiKey } : {}) };

@@ -6,6 +6,8 @@ import type { ChatMessage } from '../contracts/llm.ts';
 import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';
 import { parseBashBlock } from './middleware/parse.ts';
 import { REPAIRLAB_VERSION } from './loop.ts';
+import { cassetteFromTrajectory } from './record-cassette.ts';
+import { parseCassette, type Cassette } from '../contracts/cassette.ts';
 
 export type TrajectoryFileFormat = 'repairlab' | 'mini-swe-agent' | 'swe-agent';
 
@@ -131,4 +133,20 @@ export function importTrajectoryFile(text: string, file = 'trajectory file'): { 
   if (format === 'repairlab') return { format, trajectory: parseTrajectory(json, file) };
   const trajectory = format === 'mini-swe-agent' ? fromMiniSweAgent(json as Obj, file) : fromSweAgent(json as Obj, file);
   return { format, trajectory: Trajectory.parse(trajectory) };
+}
+
+/**
+ * A recording to replay as the model: a cassette file, or a RepairLab trajectory file (a run replays from its own
+ * record). The error names the file and what was expected.
+ */
+export function readRecording(text: string, file = 'recording file'): { cassette: Cassette; summary: { file: string; model: string; calls: number; bugId?: string; preset?: string } } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not JSON (${(err as Error).message}); expected a RepairLab cassette or trajectory file`);
+  }
+  const cassette = isObj(json) && json.kind === 'repairlab-trajectory' ? cassetteFromTrajectory(parseTrajectory(json, file)) : parseCassette(json, file);
+  const { bugId, preset } = cassette.provenance;
+  return { cassette, summary: { file, model: cassette.model, calls: cassette.calls.length, ...(bugId ? { bugId } : {}), ...(preset ? { preset } : {}) } };
 }

@@ -196,11 +196,8 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
   switch (kind) {
     case 'replay': {
       // a cassette, or a RepairLab trajectory (a run replays from its own record)
-      const json = parseJsonFile(`--llm replay:${value}`, await readFlagFile('--llm replay:', value)) as { kind?: unknown };
-      if (json?.kind !== 'repairlab-trajectory') return { kind: 'replay', cassette: json };
-      const { parseTrajectory } = await import('../contracts/trajectory.ts');
-      const { cassetteFromTrajectory } = await import('../agent/record-cassette.ts');
-      return { kind: 'replay', cassette: cassetteFromTrajectory(parseTrajectory(json, `--llm replay:${value}`)) };
+      const { readRecording } = await import('../agent/trajectory-io.ts');
+      return { kind: 'replay', cassette: readRecording(await readFlagFile('--llm replay:', value), `--llm replay:${value}`).cassette };
     }
     case 'scripted': {
       const replies = JSON.parse(await readFlagFile('--llm scripted:', value));
@@ -212,14 +209,6 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
       return { kind: 'openai', baseURL, model: value, ...(apiKey ? { apiKey } : {}) };
     default:
       throw new Error(`--llm ${spec}: expected replay:<cassette.json>, scripted:<replies.json> or openai:<model>.`);
-  }
-}
-
-function parseJsonFile(source: string, text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new Error(`${source}: not JSON (${(e as Error).message}); give a cassette or a RepairLab trajectory file.`);
   }
 }
 
