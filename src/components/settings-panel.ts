@@ -102,8 +102,13 @@ export class RlSettingsPanel extends LitElement {
       <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), model: val(e) } }))} /></label>
       <label>API key (kept in this browser only; sent only to the base URL above)
         <input type="password" name="api-key" autocomplete="off" .value=${loadApiKey()} @change=${(e: Event) => { saveApiKey(val(e)); this.saved = true; }} /></label>
+      <p class="muted">Sampling: a preset's own values win (HAFixAgent and one-shot: temperature 0; Passerine: 0.2 and top_p 0.95, as
+        their papers ran them) — change those with the run's overrides, e.g. <code>{"sampling": {"temperature": 0.7}}</code>. The fields
+        below apply where the preset sets nothing (RepairAgent: all four).</p>
       <label>Temperature <input type="number" step="0.1" name="temperature" .value=${String(s.model.temperature ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, temperature: num(e) } }))} /></label>
+      <label>Top p <input type="number" step="0.05" name="top-p" .value=${String(s.model.topP ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, topP: num(e) } }))} /></label>
       <label>Seed <input type="number" name="seed" .value=${String(s.model.seed ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, seed: num(e) } }))} /></label>
+      <label>Max tokens per reply <input type="number" name="max-tokens" .value=${String(s.model.maxTokens ?? '')} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...x.model, maxTokens: num(e) } }))} /></label>
       <h3>Prices (USD per million tokens)</h3>
       <label>Step costs and cost budgets use this table; a model missing from it has no price (its run's total cost is unknown,
         and the preset's <code>budgets.unknownPrice</code> says whether the run stops). Empty: the built-in table.

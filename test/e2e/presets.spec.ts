@@ -102,6 +102,32 @@ test('the price table is edited in Settings: a bad one is named and not saved; a
   }
 });
 
+test("the model settings' sampling reaches the endpoint where the preset sets none; the preset's own temperature wins", async ({ page }) => {
+  const entry = (await index()).find((c) => c.preset === 'hafixagent' && c.bugId === BUG && c.file.includes('.fix.'))!;
+  const cassette = parseCassette(JSON.parse(await readFile(`public/cassettes/${entry.file}`, 'utf8')), entry.file);
+  const server = await startCassetteServer({ cassette, port: 0, allowedOrigins: [process.env.E2E_APP_ORIGIN!] });
+  try {
+    await openBug(page, BUG);
+    await useModelEndpoint(page, server.baseURL, cassette.model);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    for (const [name, value] of [['temperature', '0.7'], ['top-p', '0.9'], ['seed', '7'], ['max-tokens', '500']] as const) {
+      await page.locator(`input[name="${name}"]`).fill(value);
+      await page.locator(`input[name="${name}"]`).dispatchEvent('change');
+    }
+    await page.getByRole('button', { name: 'Bugs' }).click();
+    await page.locator(`li[data-bug="${BUG}"]`).click();
+    await page.locator('select[name="preset"]').selectOption('hafixagent');
+    await page.getByRole('button', { name: 'Run agent' }).click();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-status', 'plausible', { timeout: 120_000 });
+    const chats = server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+    expect(chats).toHaveLength(cassette.calls.length);
+    // HAFixAgent runs at temperature 0 (its paper); top_p, seed and max tokens come from the settings
+    for (const c of chats) expect(c.sampling).toEqual({ temperature: 0, top_p: 0.9, seed: 7, max_tokens: 500 });
+  } finally {
+    await server.close();
+  }
+});
+
 test('malformed overrides are refused with a message, and no run starts', async ({ page }) => {
   await openBug(page, BUG);
   await page.locator('textarea[name="overrides"]').fill('{"budgets": ');

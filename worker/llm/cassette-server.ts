@@ -38,6 +38,8 @@ export interface ServedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   stream?: boolean;
+  /** a chat request's sampling parameters as sent (temperature, top_p, seed, max_tokens) */
+  sampling?: Record<string, unknown>;
   status: number;
 }
 
@@ -108,13 +110,16 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
     return sendJson(req, res, status, { error: { message, type, code, param: null } }, extra);
   }
 
-  async function chat(req: IncomingMessage, res: ServerResponse): Promise<{ status: number; stream?: boolean }> {
-    let body: { messages?: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean }; model?: string };
+  const SAMPLING = ['temperature', 'top_p', 'seed', 'max_tokens'] as const;
+
+  async function chat(req: IncomingMessage, res: ServerResponse, seen: { sampling?: Record<string, unknown> }): Promise<{ status: number; stream?: boolean }> {
+    let body: { messages?: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean }; model?: string } & Record<string, unknown>;
     try {
       body = JSON.parse(await readBody(req));
     } catch {
       return { status: apiError(req, res, 400, 'the request body is not JSON', 'invalid_request_error', 'invalid_json') };
     }
+    seen.sampling = Object.fromEntries(SAMPLING.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
     const stream = Boolean(body.stream);
     if (!Array.isArray(body.messages)) return { status: apiError(req, res, 400, 'messages must be an array', 'invalid_request_error', 'invalid_messages'), stream };
     if (opts.refuse && (opts.refuse.times === undefined || refusals < opts.refuse.times)) {
@@ -170,7 +175,9 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const record = (status: number, stream?: boolean) => requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, status, ...(stream !== undefined ? { stream } : {}) });
+    const seen: { sampling?: Record<string, unknown> } = {};
+    const record = (status: number, stream?: boolean) =>
+      requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, status, ...(stream !== undefined ? { stream } : {}), ...(seen.sampling ? { sampling: seen.sampling } : {}) });
     void (async () => {
       try {
         if (req.method === 'OPTIONS') {
@@ -194,7 +201,7 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
           return record(sendJson(req, res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'repairlab-cassette' }] }));
         }
         if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
-          const { status, stream } = await chat(req, res);
+          const { status, stream } = await chat(req, res, seen);
           return record(status, stream);
         }
         if (req.method === 'GET' && path === '/') {
