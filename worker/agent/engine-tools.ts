@@ -26,7 +26,7 @@ export const applyPatchTool: AgentTool = {
       }
       throw err;
     }
-    const validation = await ctx.validator.validate(ctx.workspace, { mode: 'failing-first', tests: ctx.bug.failingTests });
+    const validation = await ctx.validator.validate(ctx.workspace, { mode: 'failing-first', tests: ctx.bug.failingTests }, { signal: ctx.signal });
     const summary = summarizeValidation(validation);
     const output = `Patch applied to ${files.join(', ')}.\n${summary}\n\n${validation.report}`.trim();
     return {

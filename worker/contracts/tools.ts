@@ -27,9 +27,10 @@ export interface ToolDefinition {
 
 /** Validation as tools see it: the runner behind a narrow interface so tests can point it anywhere. */
 export interface Validator {
-  validate(workspace: Workspace, tests: TestSelection, opts?: { coverage?: boolean }): Promise<ValidationResult>;
+  /** `signal`: the run's stop / wall-time signal — the wait for the runner ends when it fires */
+  validate(workspace: Workspace, tests: TestSelection, opts?: { coverage?: boolean; signal?: AbortSignal }): Promise<ValidationResult>;
   /** Several workspaces of one base tree validated alike, results in order (write_fix's variants); optional. */
-  validateMany?(workspaces: Workspace[], tests: TestSelection, opts?: { coverage?: boolean }): Promise<ValidationResult[]>;
+  validateMany?(workspaces: Workspace[], tests: TestSelection, opts?: { coverage?: boolean; signal?: AbortSignal }): Promise<ValidationResult[]>;
 }
 
 export interface ToolContext {

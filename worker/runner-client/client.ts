@@ -240,7 +240,8 @@ export class RunnerClient {
 /** The runner behind the tools' Validator interface, for one project layout. */
 export function runnerValidator(client: RunnerClient, layout: ProjectLayout, defaults: Omit<ValidateOptions, 'coverage'> = {}): Validator {
   return {
-    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, { ...defaults, coverage: opts?.coverage ?? false }),
-    validateMany: (workspaces, tests, opts) => client.validateBatch(workspaces, layout, tests, { ...defaults, coverage: opts?.coverage ?? false }),
+    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, { ...defaults, coverage: opts?.coverage ?? false, ...(opts?.signal ? { signal: opts.signal } : {}) }),
+    validateMany: (workspaces, tests, opts) =>
+      client.validateBatch(workspaces, layout, tests, { ...defaults, coverage: opts?.coverage ?? false, ...(opts?.signal ? { signal: opts.signal } : {}) }),
   };
 }

@@ -74,6 +74,30 @@ describe('budgets', () => {
     expect(t.outcome?.status).toBe('implausible');
   });
 
+  it('wall time and a stop end a runner validation in flight, not only a model call', async () => {
+    const hangingFirst = () => {
+      const fake = new FakeValidator();
+      let calls = 0;
+      return {
+        validate: (ws: Parameters<FakeValidator['validate']>[0], tests: Parameters<FakeValidator['validate']>[1], o?: { signal?: AbortSignal }) =>
+          ++calls === 1
+            ? new Promise<never>((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('the validation was cancelled'))))
+            : fake.validate(ws, tests),
+      };
+    };
+    const timed = await runAgent(opts({ llm: createScriptedProvider([fence(GOOD_DIFF)]), validator: hangingFirst(), budgets: { maxWallMs: 50 } }));
+    expect(timed.steps[0]!.status).toBe('tool-error');
+    expect(timed.steps[0]!.tool?.output).toMatch(/cancelled/);
+    expect(timed.outcome?.reason).toMatch(/wall-time budget reached/);
+    const stop = new AbortController();
+    const stopped = runAgent(opts({ llm: createScriptedProvider([fence(GOOD_DIFF)]), validator: hangingFirst(), signal: stop.signal }));
+    setTimeout(() => stop.abort(), 20);
+    const t = await stopped;
+    expect(t.steps[0]!.status).toBe('tool-error');
+    // (the patch was applied before the validation was cancelled: the end-of-run re-check finds it plausible)
+    expect(t.outcome?.reason).toMatch(/stopped by the user/);
+  });
+
   it('runner validations', async () => {
     const validator = new FakeValidator();
     const t = await runAgent(opts({ validator, budgets: { maxValidations: 2 } }));

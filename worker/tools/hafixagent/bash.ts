@@ -38,7 +38,7 @@ export async function runBash(command: string, ctx: ToolContext): Promise<BashOu
   let validation: ValidationResult | undefined;
 
   const validate = async (tests: TestSelection): Promise<ValidationResult> => {
-    validation = await ctx.validator.validate(ctx.workspace, tests);
+    validation = await ctx.validator.validate(ctx.workspace, tests, { signal: ctx.signal });
     return validation;
   };
   const compile = async (): Promise<ExecResult> => {

@@ -134,7 +134,7 @@ export const test = defineTool(
       if (bad.length) throw new ToolRefusal(`test ids look like pkg.Class::method; not understood: ${bad.join(', ')}. Omit 'tests' to run the failing tests and the suite.`);
     }
     const selection = listed?.length ? { mode: 'listed' as const, tests: listed } : failingFirst(ctx);
-    const validation = await ctx.validator.validate(ctx.workspace, selection);
+    const validation = await ctx.validator.validate(ctx.workspace, selection, { signal: ctx.signal });
     return { ok: true, output: formatValidation(validation), validation };
   },
 );

@@ -245,7 +245,7 @@ export const runTests = defineTool(
   }),
   REPAIRAGENT_CAP,
   async (_args, ctx) => {
-    const validation = await ctx.validator.validate(ctx.workspace, failingFirst(ctx));
+    const validation = await ctx.validator.validate(ctx.workspace, failingFirst(ctx), { signal: ctx.signal });
     return { ok: true, output: formatValidation(validation, { maxFrames: 5 }), validation };
   },
 );
@@ -263,7 +263,7 @@ export const runFaultLocalization = defineTool(
       const fl = await perfectFaultLocalization(ctx);
       return { ok: true, output: fl.text, data: { kind: 'perfect', lines: fl.lines } };
     }
-    const validation = await ctx.validator.validate(ctx.workspace, { mode: 'all' }, { coverage: true });
+    const validation = await ctx.validator.validate(ctx.workspace, { mode: 'all' }, { coverage: true, signal: ctx.signal });
     if (!validation.compiled) return { ok: false, output: `Fault localization needs a compiling project:\n${formatValidation(validation)}`, validation };
     if (!validation.coverage?.length) throw new ToolRefusal('the runner returned no coverage, so Ochiai cannot rank lines; switch faultLocalization to perfect.');
     const sourceDirs = ctx.bug.layout.sourceDirs.map((d) => d.replace(/\/?$/, '/'));

@@ -124,7 +124,7 @@ export async function sampleVariants(ctx: ToolContext, fix: FileChange[], mode: 
   // one batch request when the validator takes one (the runner compiles variants of one method together)
   if (ctx.validator.validateMany && runnable.length > 1) {
     try {
-      const results = await ctx.validator.validateMany(runnable.map((o) => forks.get(o)!), failingFirst(ctx));
+      const results = await ctx.validator.validateMany(runnable.map((o) => forks.get(o)!), failingFirst(ctx), { signal: ctx.signal });
       runnable.forEach((o, i) => record(o, results[i]!));
     } catch (err) {
       for (const o of runnable) failed(o, err);
@@ -135,7 +135,7 @@ export async function sampleVariants(ctx: ToolContext, fix: FileChange[], mode: 
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       try {
-        record(next, await ctx.validator.validate(forks.get(next)!, failingFirst(ctx)));
+        record(next, await ctx.validator.validate(forks.get(next)!, failingFirst(ctx), { signal: ctx.signal }));
       } catch (err) {
         failed(next, err);
       }

@@ -86,7 +86,7 @@ export async function runWriteFix(args: Record<string, unknown>, ctx: ToolContex
   }
 
   const applied = await applyPatch(ctx.workspace, changes, mode);
-  const validation = await ctx.validator.validate(ctx.workspace, failingFirst(ctx));
+  const validation = await ctx.validator.validate(ctx.workspace, failingFirst(ctx), { signal: ctx.signal });
   const kept = validation.plausible;
   if (!kept) ctx.workspace.setOverlay(before);
   const output = [
