@@ -98,6 +98,7 @@ export class RlSettingsPanel extends LitElement {
           ${[...this.endpoints, ...PROVIDER_PRESETS].map((p) => html`<option value=${p.name}>${p.name}</option>`)}
         </select>
       </label>
+      ${corsNoteFor(s.model.baseURL, [...this.endpoints, ...PROVIDER_PRESETS])}
       <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), baseURL: val(e) } }))} /></label>
       <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), model: val(e) } }))} /></label>
       <label>API key (kept in this browser only; sent only to the base URL above)
@@ -118,4 +119,10 @@ export class RlSettingsPanel extends LitElement {
     </div>`;
   }
 }
+/** The service's note on browser access, when the base URL is one of the presets'. */
+function corsNoteFor(baseURL: string, choices: ModelEndpointChoice[]) {
+  const p = choices.find((c) => c.baseURL === baseURL && c.corsNote);
+  return p ? html`<p class="muted" data-testid="cors-note">${p.name}: ${p.corsNote}</p>` : '';
+}
+
 customElements.define('rl-settings-panel', RlSettingsPanel);

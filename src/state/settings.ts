@@ -3,6 +3,7 @@
 // call the configured model endpoint.
 import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
 import type { PriceTable } from '../../worker/agent/prices.ts';
+import { PROVIDER_PRESETS as SERVICE_PRESETS } from '../../worker/llm/provider-presets.ts';
 
 /** A recorded demo run replays only on the bug, preset and overrides it was recorded with. */
 export interface DemoRecording {
@@ -17,6 +18,8 @@ export interface ModelEndpointChoice {
   model: string;
   /** set for the demo recordings `npm start` serves */
   demo?: DemoRecording;
+  /** what to do when the browser's cross-origin request to this service is refused */
+  corsNote?: string;
 }
 
 export interface Settings {
@@ -39,13 +42,8 @@ export interface RuntimeConfig {
   modelEndpoints?: ModelEndpointChoice[];
 }
 
-export const PROVIDER_PRESETS: ModelEndpointChoice[] = [
-  { name: 'OpenAI', baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
-  { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1', model: 'deepseek-chat' },
-  { name: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4o-mini' },
-  { name: 'Ollama (local)', baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:7b' },
-  { name: 'vLLM (local)', baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen2.5-Coder-7B-Instruct' },
-];
+/** The provider presets (worker/llm/provider-presets.ts) as endpoint choices. */
+export const PROVIDER_PRESETS: ModelEndpointChoice[] = SERVICE_PRESETS.map((p) => ({ name: p.label, baseURL: p.baseURL, model: p.defaultModel, corsNote: p.corsNote }));
 
 export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
   try {

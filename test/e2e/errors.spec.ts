@@ -83,6 +83,16 @@ test('a model endpoint that blocks CORS is diagnosed as CORS', async ({ page }) 
   });
 });
 
+test('choosing a local provider preset says how to let the browser reach it', async ({ page }) => {
+  await page.goto(process.env.E2E_APP_URL!);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.locator('select[name="endpoint-preset"]').selectOption('Ollama (local)');
+  await expect(page.locator('input[name="base-url"]')).toHaveValue('http://127.0.0.1:11434/v1');
+  await expect(page.getByTestId('cors-note')).toContainText('OLLAMA_ORIGINS');
+  await page.locator('select[name="endpoint-preset"]').selectOption('vLLM (local)');
+  await expect(page.getByTestId('cors-note')).toContainText('--allowed-origins');
+});
+
 test('malformed model output is fed back as a format error and the model recovers', async ({ page }) => {
   const cassette = parseCassette(JSON.parse(await readFile(`public/cassettes/${BUG}.oneshot.format-error.cassette.json`, 'utf8')), 'format-error cassette');
   await withModel({ cassette }, async (baseURL) => {

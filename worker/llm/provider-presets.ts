@@ -1,4 +1,5 @@
-// Where the common OpenAI-compatible services live, and what each needs from a browser.
+// Where the common OpenAI-compatible services live, and what each needs from a browser (the Settings panel's
+// provider presets; local servers by IP, as they listen on 127.0.0.1).
 export interface ProviderPreset {
   id: 'openai' | 'deepseek' | 'openrouter' | 'ollama' | 'vllm';
   label: string;
@@ -16,7 +17,7 @@ export const PROVIDER_PRESETS: ProviderPreset[] = [
   {
     id: 'ollama',
     label: 'Ollama (local)',
-    baseURL: 'http://localhost:11434/v1',
+    baseURL: 'http://127.0.0.1:11434/v1',
     needsKey: false,
     defaultModel: 'qwen2.5-coder:7b',
     corsNote: 'Start Ollama with OLLAMA_ORIGINS set to this page\'s origin (e.g. OLLAMA_ORIGINS=http://localhost:5173 ollama serve).',
@@ -24,7 +25,7 @@ export const PROVIDER_PRESETS: ProviderPreset[] = [
   {
     id: 'vllm',
     label: 'vLLM (local)',
-    baseURL: 'http://localhost:8000/v1',
+    baseURL: 'http://127.0.0.1:8000/v1',
     needsKey: false,
     defaultModel: 'Qwen/Qwen2.5-Coder-7B-Instruct',
     corsNote: 'Start vLLM with --allowed-origins \'["<this page\'s origin>"]\'.',

@@ -103,7 +103,7 @@ describe('redaction and presets', () => {
 
   it('knows the five provider presets', () => {
     expect(PROVIDER_PRESETS.map((p) => p.id)).toEqual(['openai', 'deepseek', 'openrouter', 'ollama', 'vllm']);
-    expect(providerPreset('ollama')).toMatchObject({ baseURL: 'http://localhost:11434/v1', needsKey: false });
+    expect(providerPreset('ollama')).toMatchObject({ baseURL: 'http://127.0.0.1:11434/v1', needsKey: false });
     expect(() => providerPreset('x')).toThrow(/unknown provider preset "x"/);
   });
 });
