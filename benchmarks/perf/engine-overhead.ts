@@ -78,6 +78,32 @@ const REPLIES = [
   bashReply('echo COMPLETE_REPAIR_SIGNAL'),
 ];
 
+/** The bench's bug, preset and model name (the cassette answers as this model). */
+export const BENCH_BUG = 'textkit-1';
+export const BENCH_PRESET = 'hafixagent';
+export const BENCH_MODEL = 'bench-replay';
+
+/** Options for a fresh run of the bench's bug and preset (a new workspace each call) on the real store and runner. */
+export function benchRunOptions(engine: Engine, runner: { url: string; token: string }): () => Promise<Omit<RunAgentOptions, 'llm'>> {
+  const strategy = resolveStrategy(BENCH_PRESET);
+  return async () => {
+    const { bug, workspace } = await engine.workspaceFor(BENCH_BUG);
+    return {
+      strategy,
+      bug: toPublicBug(bug),
+      workspace,
+      validator: runnerValidator(new RunnerClient({ url: runner.url, token: runner.token }), bug.layout),
+      tools: toolkit(BENCH_PRESET),
+      groundTruthPatch: bug.groundTruth.patch,
+    };
+  };
+}
+
+/** Records the bench's cassette: its hand-written replies through the real engine (as the demo cassettes are made). */
+export async function recordBenchCassette(engine: Engine, runner: { url: string; token: string }) {
+  return recordCassette({ ...(await benchRunOptions(engine, runner)()), replies: REPLIES, model: BENCH_MODEL });
+}
+
 export interface EngineOverheadBench {
   cycles: number;
   /** measured replays (after one warm-up replay) */
@@ -234,19 +260,8 @@ const children: ChildProcess[] = [runnerProc.child];
 try {
   await initJavaForNode();
   const engine = new Engine(createNodePlatform({ root: home }));
-  const strategy = resolveStrategy('hafixagent');
-  const fresh = async () => {
-    const { bug, workspace } = await engine.workspaceFor('textkit-1');
-    return {
-      strategy,
-      bug: toPublicBug(bug),
-      workspace,
-      validator: runnerValidator(new RunnerClient({ url: runner.url, token: runner.token }), bug.layout),
-      tools: toolkit('hafixagent'),
-      groundTruthPatch: bug.groundTruth.patch,
-    } satisfies Omit<RunAgentOptions, 'llm'>;
-  };
-  const { cassette, trajectory: recorded } = await recordCassette({ ...(await fresh()), replies: REPLIES, model: 'bench-replay' });
+  const fresh = benchRunOptions(engine, runner);
+  const { cassette, trajectory: recorded } = await recordBenchCassette(engine, runner);
   log(`recorded ${cassette.calls.length} calls; the recorded run ended ${recorded.outcome?.status}`);
 
   const cassetteFile = join(home, 'bench.cassette.json');

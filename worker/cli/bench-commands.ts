@@ -64,11 +64,19 @@ export function registerBenchCommands(program: Command): void {
     .command('engine-overhead')
     .description("the agent loop's own time per cycle against the cycle's model and tool calls, on a replayed run (target < 1%)")
     .option('--rounds <n>', 'measured replays after a warm-up one (medians are reported)', '5')
+    .option('--browser', "in Chromium instead: the loop in the app's web worker, records in IndexedDB, driven through the UI (needs a build: npx vite build)")
     .option('--json', 'print JSON')
-    .action(async (opts: { rounds: string; json?: boolean }) => {
+    .action(async (opts: { rounds: string; browser?: boolean; json?: boolean }) => {
       const rounds = positiveInt('--rounds', opts.rounds);
+      const log = opts.json ? () => undefined : console.log;
+      if (opts.browser) {
+        const { benchEngineOverheadInBrowser } = await import('../../benchmarks/perf/engine-overhead-browser.ts');
+        const r = await benchEngineOverheadInBrowser(log, { rounds });
+        if (opts.json) print(true, r, () => '');
+        return;
+      }
       const { benchEngineOverhead } = await import('../../benchmarks/perf/engine-overhead.ts');
-      const r = await benchEngineOverhead(opts.json ? () => undefined : console.log, { rounds });
+      const r = await benchEngineOverhead(log, { rounds });
       if (opts.json) print(true, r, () => '');
     });
 }
