@@ -106,17 +106,23 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Runs `work` once the model request just started is on its way, so that it overlaps the wait for the reply.
- * Resolves with the milliseconds the work took; rejects with its error when awaited (never unhandled meanwhile).
+ * Runs `work` once the model request just started is on its way, so that it overlaps the wait for the reply (and,
+ * when it takes longer, the parse and the tool call after it). `started` resolves once the synchronous part of
+ * `work` has run (what it reads of the loop's state is then taken); `done` resolves with the milliseconds the work
+ * took, or rejects with its error when awaited (never unhandled meanwhile).
  */
-function whileModelWorks(work: () => Promise<void>): Promise<number> {
+function whileModelWorks(work: () => Promise<void>): { started: Promise<void>; done: Promise<number> } {
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   const done = nextTask().then(async () => {
     const start = performance.now();
-    await work();
+    const running = work();
+    markStarted();
+    await running;
     return performance.now() - start;
   });
   done.catch(() => undefined);
-  return done;
+  return { started, done };
 }
 
 function newRunId(): string {
@@ -219,9 +225,9 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   // model call, the tool call and time spent paused. A window runs from the moment the previous step was pushed to
   // the moment this step is pushed, so it holds everything the loop does between two steps on the way to the next
   // tool call: emitting the previous step, budget and gate checks, prompt build, parse, rectify and bookkeeping.
-  // Persisting the previous step and hashing this prompt happen while the model call is in flight (see
-  // `whileModelWorks`): that time is inside `model` and shown as `background`, and whatever of it runs after the
-  // reply was taken in counts as engine time. The value is final when the step is pushed, so a step is never
+  // Persisting the previous step and hashing this prompt happen while the model call and then the tool call are in
+  // flight (see `whileModelWorks`): that time is inside `model` (or `tool`) and shown as `background`; the loop waits
+  // for it only before pushing the step, and such a wait counts as engine time. The value is final when the step is pushed, so a step is never
   // changed afterwards — except the last one: after the loop, the time since it was pushed (emitting and persisting
   // it, the last checks) is added to it, in a replaced step object, before the final record. Run setup (bug
   // context, startup commands) and the end of the run (final patch, re-check, outcome, the final record) are not
@@ -254,12 +260,13 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     traj.updatedAt = nowIso();
     traj.resume = { state: memory.state, overlay: ws.overlay(), memory: memorySnapshot() as unknown as Record<string, unknown> };
   };
-  /** a step was pushed and not yet recorded: it is recorded while the next model call is in flight (or at the end) */
+  /** a step was pushed and not yet recorded: it is recorded while the next model and tool calls are in flight (or at the end) */
   let unsaved = false;
   /**
-   * Records the trajectory. A recorder reads what it is given across awaits, so the loop leaves `traj` alone until a
-   * record finishes — except after the last step, whose record overlaps the wrap-up: that one gets a copy of the
-   * trajectory with its own steps array (`detached`), which the loop's later changes do not reach.
+   * Records the trajectory. The snapshot is taken before the first await. A recorder reads what it is given across
+   * awaits, so the loop leaves `traj` alone until a record finishes (a cycle changes it only when it pushes its step,
+   * after its record is done) — except after the last step, whose record overlaps the wrap-up: that one gets a copy
+   * of the trajectory with its own steps array (`detached`), which the loop's later changes do not reach.
    */
   const persist = async (status: Trajectory['status'], detached = false) => {
     unsaved = false;
@@ -366,7 +373,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         onDelta: (text) => emit({ type: 'model-delta', runId, index, text }),
       }),
     );
-    // what the record needs and the next tool call does not: the prompt's hash, persisting the previous step
+    // what the record needs and the next tool call does not: the prompt's hash, persisting the previous step; the
+    // step waits for it only before it is pushed (a slow store — IndexedDB — then overlaps the parse and the tool too)
     const background = whileModelWorks(async () => {
       // independent: a failing hash must not keep the previous step from being recorded, nor the reverse
       const [hashed, recorded] = await Promise.allSettled([Promise.resolve().then(() => hasher.hashOrDigest(messages)), unsaved ? persist('running') : undefined]);
@@ -384,7 +392,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       timeModel();
     } catch (err) {
       timeModel();
-      step.latencyMs.background = await background;
+      step.latencyMs.background = await background.done;
       const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
       step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
       step.error = { code: e.code, message: e.message };
@@ -401,7 +409,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       break;
     }
 
-    step.latencyMs.background = await background;
+    // the memory and overlay the previous step's record keeps are taken (normally long before the reply is in)
+    await background.started;
     // ---- parse + rectify ----
     const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
     step.rectifications.push(...parsed.rectifications);
@@ -470,6 +479,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     }
     step.feedback = feedback;
     step.stateAfter = memory.state;
+    // the prompt hash and the previous step's record (an error there ends the run here)
+    step.latencyMs.background = await background.done;
     // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
     step.latencyMs.engine = closeWindow();
     pushStep(step);

@@ -5,9 +5,11 @@
 // `stepCount`) and one record per step in 'trajectory-steps', keyed `<runId>.<index as 5 digits>`. A step is
 // written once, when it first appears (the loop never changes a pushed step in place; when it replaces one, the
 // recorder sees a new object and writes that step again), so a run of n steps writes n step records and n small
-// headers instead of n whole trajectories. The steps are written before the header that counts them: a crash
-// between the two leaves a record that still loads (the header's older count). Records of the earlier format —
-// the whole trajectory, steps included, under its run id in 'trajectories' — still load.
+// headers instead of n whole trajectories. A store that writes several records together (RecordStore.putAll:
+// IndexedDB) gets the new steps and their header in one write; otherwise the steps are written before the header
+// that counts them, so a crash between the two leaves a record that still loads (the header's older count).
+// Records of the earlier format — the whole trajectory, steps included, under its run id in 'trajectories' — still
+// load.
 import type { RecordStore } from '../contracts/platform.ts';
 import { parseTrajectory, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
 
@@ -66,20 +68,23 @@ export function storeRecorder(records: RecordStore, collections: TrajectoryColle
         await records.delete(collections.steps, stepRecordId(t.runId, i));
       }
     }
-    const puts: Promise<void>[] = [];
     const fresh: number[] = [];
-    for (let i = 0; i < t.steps.length; i++) {
-      if (done[i] === t.steps[i]) continue;
-      puts.push(records.put(collections.steps, stepRecordId(t.runId, i), t.steps[i]));
-      fresh.push(i);
+    for (let i = 0; i < t.steps.length; i++) if (done[i] !== t.steps[i]) fresh.push(i);
+    const { steps, ...rest } = t;
+    const header: TrajectoryHeader = { ...rest, stepCount: steps.length };
+    if (records.putAll) {
+      // the new steps and the header that counts them in one write (one IndexedDB transaction)
+      await records.putAll([
+        ...fresh.map((i) => ({ collection: collections.steps, id: stepRecordId(t.runId, i), value: steps[i] })),
+        { collection: collections.trajectories, id: t.runId, value: header },
+      ]);
+    } else {
+      // steps first, then the header: a crash between them leaves the header's older count, which still loads
+      await Promise.all(fresh.map((i) => records.put(collections.steps, stepRecordId(t.runId, i), steps[i])));
+      await records.put(collections.trajectories, t.runId, header);
     }
-    if (puts.length === 1) await puts[0];
-    else if (puts.length) await Promise.all(puts);
-    for (const i of fresh) done[i] = t.steps[i]!;
-    done.length = t.steps.length;
-    const { steps: _steps, ...rest } = t;
-    const header: TrajectoryHeader = { ...rest, stepCount: t.steps.length };
-    await records.put(collections.trajectories, t.runId, header);
+    for (const i of fresh) done[i] = steps[i]!;
+    done.length = steps.length;
   };
 }
 

@@ -28,6 +28,8 @@ export interface RecordStore {
   get<T = unknown>(collection: string, id: string): Promise<T | undefined>;
   list(collection: string): Promise<string[]>;
   delete(collection: string, id: string): Promise<void>;
+  /** Several records written together — all or none (IndexedDB: one transaction, one commit); optional. */
+  putAll?(entries: readonly { collection: string; id: string; value: unknown }[]): Promise<void>;
 }
 
 export interface Platform {

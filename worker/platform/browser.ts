@@ -55,6 +55,13 @@ function createIdbRecordStore(dbName: string): RecordStore {
     async delete(collection, id) {
       await (await open()).delete(RECORDS_STORE, [collection, id]);
     },
+    // one transaction for a step and its run header: one commit instead of two, and never one without the other.
+    // Relaxed durability: committed once the browser has the data, not once the disk has it (a tab crash or a
+    // reload keeps it; a power cut may lose the last write) — Chrome's default since 121, asked for everywhere.
+    async putAll(entries) {
+      const tx = (await open()).transaction(RECORDS_STORE, 'readwrite', { durability: 'relaxed' });
+      await Promise.all([...entries.map((e) => tx.store.put(e.value, [e.collection, e.id])), tx.done]);
+    },
   };
 }
 

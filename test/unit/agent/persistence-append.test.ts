@@ -93,6 +93,27 @@ describe('append-only trajectory records', () => {
     expect(stepRecordId('run-x', 12)).toBe('run-x.00012');
   });
 
+  it('a store that writes several records together gets each step and its header in one write', async () => {
+    const writes: string[][] = [];
+    const memory = new MemoryRecordStore();
+    const together: RecordStore = {
+      put: (c, id, v) => memory.put(c, id, v),
+      get: (c, id) => memory.get(c, id),
+      list: (c) => memory.list(c),
+      delete: (c, id) => memory.delete(c, id),
+      putAll: async (entries) => {
+        writes.push(entries.map((e) => `${e.collection}/${e.id}`));
+        for (const e of entries) await memory.put(e.collection, e.id, e.value);
+      },
+    };
+    const t = await runAgent(opts({ record: storeRecorder(together) }));
+    const step = (i: number) => `${TRAJECTORY_STEPS_COLLECTION}/${stepRecordId(t.runId, i)}`;
+    const header = `${TRAJECTORY_COLLECTION}/${t.runId}`;
+    // one write per record: the new step (the last one again, with its final engine time) and the header
+    expect(writes).toEqual([[step(0), header], [step(1), header], [step(2), header], [step(3), header], [step(3), header]]);
+    expect(plain(await loadTrajectory(memory, t.runId))).toEqual(plain(t));
+  });
+
   it('records each step while the next model call is in flight, and the last one before the run ends', async () => {
     const order: string[] = [];
     const scripted = createScriptedProvider(REPLIES);
@@ -126,6 +147,32 @@ describe('append-only trajectory records', () => {
     // the time the record and the hash took while the model worked is shown apart from the loop's own time
     for (const s of t.steps) expect(s.latencyMs.background).toBeGreaterThanOrEqual(0);
     expect(t.steps.every((s) => /^[0-9a-f]{64}$/.test(s.prompt.promptHash))).toBe(true);
+  });
+
+  it('a slow record of the previous step overlaps the tool call too; the step is pushed after it', async () => {
+    const order: string[] = [];
+    const scripted = createScriptedProvider([fence(WRONG_DIFF), fence(GOOD_DIFF)]);
+    const fake = new FakeValidator();
+    const t = await runAgent(
+      opts({
+        llm: { ...scripted, complete: (req) => new Promise((resolve, reject) => setTimeout(() => scripted.complete(req).then(resolve, reject), 2)) },
+        validator: {
+          validate: async (ws, tests) => {
+            order.push(`validate ${fake.calls.length + 1}`);
+            return fake.validate(ws, tests);
+          },
+        },
+        record: async (traj) => {
+          if (traj.status !== 'running' || traj.steps.length !== 1) return;
+          order.push('record 1 starts');
+          await new Promise((resolve) => setTimeout(resolve, 40)); // a slow store
+          order.push('record 1 done');
+        },
+        onEvent: (e) => e.type === 'step' && order.push(`step ${e.step.index + 1} pushed`),
+      }),
+    );
+    expect(t.outcome?.status).toBe('plausible');
+    expect(order.slice(0, 6)).toEqual(['validate 1', 'step 1 pushed', 'record 1 starts', 'validate 2', 'record 1 done', 'step 2 pushed']);
   });
 
   it('records the last step while the run is wrapped up (the re-check), and the final record after both', async () => {
@@ -167,7 +214,7 @@ describe('append-only trajectory records', () => {
     expect(statuses).toEqual(['running', 'running', 'running', 'running']);
   });
 
-  it('a record that fails while the model works ends the run with that error once the reply is in, leaving no timer', async () => {
+  it('a record that fails while the model and the tool work ends the run with that error before the step is pushed, leaving no timer', async () => {
     let records = 0;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
