@@ -54,6 +54,8 @@ export function toolsForStrategy(strategy: StrategySpec): AnyTool[] {
 
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  /** saved runs being continued whose loop has not started yet (continueRun reserves the id before its first await) */
+  private readonly continuing = new Set<string>();
   private javaReady?: Promise<unknown>;
 
   constructor(
@@ -95,7 +97,16 @@ export class RunManager {
    * not the later ones of a several-trajectory request.
    */
   async continueRun(runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
-    if (this.active.has(runId)) throw new Error(`Run ${runId} is going on already.`);
+    if (this.active.has(runId) || this.continuing.has(runId)) throw new Error(`Run ${runId} is going on already.`);
+    this.continuing.add(runId);
+    try {
+      return await this.continueSaved(runId, settings, onEvent);
+    } finally {
+      this.continuing.delete(runId);
+    }
+  }
+
+  private async continueSaved(runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
     const saved = await this.get(runId);
     if (!saved) throw new Error(`There is no saved run ${runId}.`);
     if (saved.status === 'finished' || !saved.resume) throw new Error(`Run ${runId} has finished: there is nothing to continue. Start a new run instead.`);
@@ -108,10 +119,18 @@ export class RunManager {
     // the run's own price table (recorded at its start) stays its table
     const request: RunRequest = { bugId: saved.bug.id, preset: saved.config.preset, variants: saved.config.variants, overrides: saved.config.overrides, ...settings, prices: saved.config.prices };
     const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
-    return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories }, run, onEvent, saved);
+    // only this trajectory goes on: it is the request's last
+    return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories, last: true }, run, onEvent, saved);
   }
 
-  private async runOne(request: RunRequest, strategy: StrategySpec, trajectory: { index: number; count: number }, run: ActiveRun, onEvent: (e: RunEvent) => void, resumeFrom?: Trajectory): Promise<Trajectory> {
+  private async runOne(
+    request: RunRequest,
+    strategy: StrategySpec,
+    trajectory: { index: number; count: number; last?: boolean },
+    run: ActiveRun,
+    onEvent: (e: RunEvent) => void,
+    resumeFrom?: Trajectory,
+  ): Promise<Trajectory> {
     const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
     let runId = '';
     // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
@@ -149,7 +168,7 @@ export class RunManager {
           }
           if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
           else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
-          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
+          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.last === true || trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
         },
       });
     } catch (e) {
@@ -203,7 +222,7 @@ export class RunManager {
       steps: t.stepCount,
       status: t.outcome?.status ?? t.status,
       reason: t.outcome?.reason ?? '',
-      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId),
+      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId),
     }));
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }

@@ -201,6 +201,7 @@ export class RlRunView extends LitElement {
     this.groundTruth = undefined;
     this.outcome = undefined;
     this.humanPrompt = undefined;
+    this.runId = undefined;
     this.running = true;
     try {
       await getEngine().startRun(this.makeRequest(this.bugId, preset, { variants, ...(overrides ? { overrides } : {}) }), Comlink.proxy(this.onEvent));
@@ -212,8 +213,12 @@ export class RlRunView extends LitElement {
 
   /** Continues an interrupted run with the current model and runner settings; its saved steps are shown first. */
   private async continueSaved(run: RunSummary) {
-    if (!this.bugId || !this.makeRequest) return;
+    if (!this.bugId || !this.makeRequest || this.running) return;
+    // running at once: a second click must not continue the run twice
+    this.running = true;
     this.error = undefined;
+    this.runId = undefined;
+    this.interrupted = this.interrupted.filter((r) => r.runId !== run.runId);
     try {
       const saved = await getEngine().getRun(run.runId);
       if (!saved) throw new Error(`The saved run ${run.runId} is gone.`);
@@ -224,12 +229,13 @@ export class RlRunView extends LitElement {
       this.groundTruth = undefined;
       this.outcome = undefined;
       this.humanPrompt = undefined;
-      this.interrupted = this.interrupted.filter((r) => r.runId !== run.runId);
-      this.running = true;
       await getEngine().continueRun(run.runId, { model, runner }, Comlink.proxy(this.onEvent));
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
+      void this.findInterrupted();
+    } finally {
       this.running = false;
+      this.paused = false;
     }
   }
 
@@ -252,7 +258,12 @@ export class RlRunView extends LitElement {
   }
 
   private async stop() {
-    if (this.runId) await getEngine().stopRun(this.runId);
+    if (!this.runId) return;
+    try {
+      await getEngine().stopRun(this.runId);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
   }
 
   private async sendHumanReply() {

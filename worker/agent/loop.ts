@@ -81,6 +81,8 @@ interface LoopMemory extends PromptMemory {
   /** the best validated candidate, for tools that validate and revert (RepairAgent's write_fix) */
   plausibleOverlay?: Overlay;
   wallMsBefore: number;
+  /** set when the loop has decided to end, before its last record: a run continued from that record only finishes */
+  ended?: End;
 }
 
 type End = { kind: 'finished' | 'budget' | 'stuck' | 'error' | 'user-stop'; reason: string };
@@ -287,7 +289,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const toolSettings = { ...spec.toolSettings };
   // `echo <sentinel>` as the whole command (the sentinel is used as written, as a pattern); made once, when first needed
   let sentinelEcho: RegExp | undefined;
-  let end: End | undefined;
+  // a run saved after it decided to end (a crash during the final re-check) is only finished when continued
+  let end: End | undefined = memory.ended;
 
   // startup commands (RepairAgent runs the tests once before the first cycle); not on resume
   if (!resume) {
@@ -405,6 +408,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       step.latencyMs.engine = closeWindow();
       pushStep(step);
       emit({ type: 'step', runId, step });
+      memory.ended = end;
       await persist('running');
       break;
     }
@@ -496,6 +500,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   // (final patch, re-check), which does not need it. It records a detached copy, taken before persist's first await,
   // so what changes afterwards (the last step's engine time, finish() setting the workspace's overlay) is not in it;
   // the final record waits for it (one write at a time), and its error, if any, ends the run as before.
+  memory.ended = end;
   const lastRecord = unsaved ? persist('running', true) : undefined;
   lastRecord?.catch(() => undefined); // awaited below
   // the time since the last step was pushed (emitting it, starting its record, the last checks) belongs to it:

@@ -60,7 +60,16 @@ function createIdbRecordStore(dbName: string): RecordStore {
     // reload keeps it; a power cut may lose the last write) — Chrome's default since 121, asked for everywhere.
     async putAll(entries) {
       const tx = (await open()).transaction(RECORDS_STORE, 'readwrite', { durability: 'relaxed' });
-      await Promise.all([...entries.map((e) => tx.store.put(e.value, [e.collection, e.id])), tx.done]);
+      let puts: Promise<unknown>[];
+      try {
+        puts = entries.map((e) => tx.store.put(e.value, [e.collection, e.id]));
+      } catch (err) {
+        // a value IndexedDB cannot store (DataCloneError) throws here: drop the puts already queued, so none commits
+        tx.abort();
+        await tx.done.catch(() => undefined);
+        throw err;
+      }
+      await Promise.all([...puts, tx.done]);
     },
   };
 }

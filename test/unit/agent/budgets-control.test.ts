@@ -8,7 +8,7 @@ import { comparableStep } from '../../../worker/agent/record-cassette.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { LlmError, type LlmProvider } from '../../../worker/contracts/llm.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
-import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
+import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, WRONG_DIFF } from './fixtures.ts';
 
 const wrong = fence(WRONG_DIFF);
 
@@ -171,20 +171,17 @@ describe('resume after reload', () => {
   it('continues a saved trajectory to the same result as an uninterrupted run', async () => {
     const replies = [fence(BROKEN_DIFF), 'no diff here', wrong, fence(GOOD_DIFF)];
     const whole = await runAgent(opts({ llm: createScriptedProvider(replies) }));
-    const snapshots: Trajectory[] = [];
-    const control = new RunControl();
-    await runAgent(
-      opts({
-        control,
-        llm: createScriptedProvider(replies),
-        record: async (t) => {
-          snapshots.push(structuredClone(t));
-        },
-        onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
-      }),
-    );
-    // the page "reloaded" after step 2 was saved: resume from that snapshot with a fresh workspace
-    const saved = JSON.parse(JSON.stringify(snapshots.find((s) => s.status === 'running' && s.steps.length === 2)!)) as Trajectory;
+    // the page "reloads" while the model works on step 3, after step 2 was saved: resume from that record with a fresh workspace
+    const saved = await new Promise<Trajectory>((resolve) => {
+      void runAgent(
+        opts({
+          llm: hangAfter(createScriptedProvider(replies), 2),
+          record: async (t) => {
+            if (t.status === 'running' && t.steps.length === 2) resolve(JSON.parse(JSON.stringify(t)) as Trajectory);
+          },
+        }),
+      );
+    });
     expect(saved.resume?.state).toBe('fix');
     const resumed = await runAgent(opts({ llm: createScriptedProvider(replies.slice(2)), resumeFrom: saved, workspace: demoWorkspace() }));
     expect(resumed.runId).toBe(saved.runId);
@@ -193,23 +190,50 @@ describe('resume after reload', () => {
     expect(resumed.outcome?.finalPatch).toBe(whole.outcome?.finalPatch);
   });
 
+  it('a run that had decided to end when it was interrupted is only finished when continued, with no further model call', async () => {
+    let saved: Trajectory | undefined;
+    // the final re-check never completes: the page reloads during it (the final record never happens)
+    await expect(
+      runAgent(
+        opts({
+          llm: createScriptedProvider([fence(GOOD_DIFF)]),
+          record: async (t) => {
+            if (t.status === 'finished') throw new Error('the page went away');
+            saved = JSON.parse(JSON.stringify(t)) as Trajectory;
+          },
+        }),
+      ),
+    ).rejects.toThrow(/went away/);
+    expect(saved?.status).toBe('running');
+    const calls: number[] = [];
+    const noMoreReplies: LlmProvider = {
+      id: 'no-more-replies',
+      complete: async () => {
+        calls.push(1);
+        throw new LlmError('no more replies', 'other');
+      },
+    };
+    const continued = await runAgent(opts({ llm: noMoreReplies, resumeFrom: saved!, workspace: demoWorkspace() }));
+    expect(calls).toHaveLength(0);
+    expect(continued.steps).toHaveLength(1);
+    expect(continued.outcome).toMatchObject({ status: 'plausible', reason: expect.stringMatching(/plausible patch was found/) });
+  });
+
   it('counts the tokens of the steps made before the reload against the budget', async () => {
     const reply = { content: wrong, usage: { inputTokens: 300, outputTokens: 100 } };
-    const control = new RunControl();
-    let saved: Trajectory | undefined;
-    await runAgent(
-      opts({
-        control,
-        llm: createScriptedProvider(Array(10).fill(reply)),
-        budgets: { maxTokens: 1000 },
-        record: async (t) => {
-          if (t.status === 'running' && t.steps.length === 2) saved = JSON.parse(JSON.stringify(t)) as Trajectory;
-        },
-        onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
-      }),
-    );
+    const saved = await new Promise<Trajectory>((resolve) => {
+      void runAgent(
+        opts({
+          llm: hangAfter(createScriptedProvider(Array(10).fill(reply)), 2),
+          budgets: { maxTokens: 1000 },
+          record: async (t) => {
+            if (t.status === 'running' && t.steps.length === 2) resolve(JSON.parse(JSON.stringify(t)) as Trajectory);
+          },
+        }),
+      );
+    });
     // 800 tokens spent before the reload: the first step after it reaches the budget (1200 ≥ 1000)
-    const resumed = await runAgent(opts({ llm: createScriptedProvider(Array(10).fill(reply)), budgets: { maxTokens: 1000 }, resumeFrom: saved!, workspace: demoWorkspace() }));
+    const resumed = await runAgent(opts({ llm: createScriptedProvider(Array(10).fill(reply)), budgets: { maxTokens: 1000 }, resumeFrom: saved, workspace: demoWorkspace() }));
     expect(resumed.steps).toHaveLength(3);
     expect(resumed.outcome?.reason).toMatch(/token budget reached \(1200 ≥ 1000\)/);
     expect(resumed.outcome?.totals).toMatchObject({ inputTokens: 900, outputTokens: 300 });

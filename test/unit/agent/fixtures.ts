@@ -1,6 +1,7 @@
 // A small Java project (a Counter with an off-by-one) for agent unit tests, with a FakeValidator that
 // "passes" only when the workspace holds the fixed line. Fakes: no git store, no runner.
 import type { PublicBug } from '../../../worker/contracts/bug.ts';
+import type { LlmProvider } from '../../../worker/contracts/llm.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import type { Validator } from '../../../worker/contracts/tools.ts';
 import type { Workspace } from '../../../worker/contracts/workspace.ts';
@@ -137,3 +138,12 @@ export class FakeValidator implements Validator {
 }
 
 export const fence = (diff: string, lang = 'diff') => `Here is the fix.\n\n\`\`\`${lang}\n${diff}\`\`\`\n`;
+
+/**
+ * A model that answers the first `n` calls from `inner` and never answers after that: the page reloads (or the
+ * process dies) while the model works on call n + 1, so the run is left unfinished with n steps recorded.
+ */
+export function hangAfter(inner: LlmProvider, n: number): LlmProvider {
+  let calls = 0;
+  return { id: `${inner.id}-then-reload`, complete: (req) => (++calls > n ? new Promise(() => undefined) : inner.complete(req)) };
+}

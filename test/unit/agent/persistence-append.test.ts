@@ -5,7 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
 import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
 import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { RunControl } from '../../../worker/agent/run-control.ts';
 import { comparableStep } from '../../../worker/agent/record-cassette.ts';
 import {
   listTrajectoryHeaders,
@@ -18,11 +17,12 @@ import {
 } from '../../../worker/agent/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { RunManager } from '../../../worker/run-manager.ts';
+import type { RunEvent } from '../../../worker/engine-api.ts';
 import type { Engine } from '../../../worker/engine.ts';
 import type { RecordStore } from '../../../worker/contracts/platform.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
-import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
+import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, WRONG_DIFF } from './fixtures.ts';
 
 /** The in-memory store, counting every put per collection and id. */
 class CountingRecordStore extends MemoryRecordStore {
@@ -276,21 +276,20 @@ describe('append-only trajectory records', () => {
     it(`resumes an unfinished run reloaded from the store (${format} format)`, async () => {
       const whole = await runAgent(opts());
       const store = new CountingRecordStore();
-      const control = new RunControl();
       const save = storeRecorder(store);
-      await runAgent(
-        opts({
-          control,
-          // a crash after step 2 was saved: the later records never happen
-          record: async (traj) => {
-            if (traj.status === 'running' && traj.steps.length <= 2) {
+      // the page reloads while the model works on step 3, after step 2 was saved
+      await new Promise<void>((saved) => {
+        void runAgent(
+          opts({
+            llm: hangAfter(createScriptedProvider(REPLIES), 2),
+            record: async (traj) => {
               if (format === 'append-only') await save(traj);
               else await store.put(TRAJECTORY_COLLECTION, traj.runId, traj);
-            }
-          },
-          onEvent: (e) => e.type === 'step' && e.step.index === 1 && control.stop(),
-        }),
-      );
+              if (traj.steps.length === 2) saved();
+            },
+          }),
+        );
+      });
       const [saved] = await unfinishedRuns(store);
       expect(saved?.steps).toHaveLength(2);
       expect(saved?.resume?.state).toBe('fix');
@@ -340,6 +339,44 @@ describe('append-only trajectory records', () => {
     expect(reads.every((c) => c === TRAJECTORY_COLLECTION)).toBe(true);
     expect(plain(await runs.get(fresh.runId))).toEqual(plain(fresh));
     expect(plain(await runs.get(old.runId))).toEqual(plain(old));
+  });
+
+  it('the run manager continues an interrupted run under its id: the next replies, once at a time, as the last trajectory of its request', async () => {
+    const store = new MemoryRecordStore();
+    const save = storeRecorder(store);
+    const replies = ['no diff here', 'still no diff', 'nor here'];
+    // a run of a three-trajectory strategy, interrupted while the model works on step 2
+    const strategy = resolveStrategy('oneshot', { overrides: { sampling: { trajectories: 3 }, budgets: { maxSteps: 3 }, middleware: { maxConsecutiveFormatErrors: 5 } } });
+    const runId = await new Promise<string>((saved) => {
+      void runAgent(
+        opts({
+          strategy,
+          llm: hangAfter(createScriptedProvider(replies), 1),
+          record: async (t) => {
+            await save(t);
+            if (t.steps.length === 1) saved(t.runId);
+          },
+        }),
+      );
+    });
+    const engine = {
+      platform: { records: store },
+      workspaceFor: async () => ({ bug: { ...demoBug, groundTruth: { patch: GOOD_DIFF } }, workspace: demoWorkspace() }),
+      ensureRepository: async () => ({}),
+    };
+    const runs = new RunManager(engine as unknown as Engine, async () => undefined);
+    const events: RunEvent[] = [];
+    const settings = { model: { kind: 'scripted' as const, replies }, runner: { url: 'http://127.0.0.1:9', token: 't' } };
+    const going = runs.continueRun(runId, settings, (e) => events.push(e));
+    // a second Continue while the first one starts is refused
+    await expect(runs.continueRun(runId, settings, () => undefined)).rejects.toThrow(/is going on already/);
+    const t = await going;
+    expect(t.runId).toBe(runId);
+    // the scripted model went on from its second reply
+    expect(t.steps.map((s) => s.response?.content)).toEqual(replies);
+    expect(events.find((e) => e.type === 'run-started')).toMatchObject({ stepsBefore: 1, trajectory: 0, trajectories: 3 });
+    expect(events.find((e) => e.type === 'run-finished')).toMatchObject({ last: true });
+    expect((await runs.list()).find((r) => r.runId === runId)).toMatchObject({ interrupted: false, steps: 3 });
   });
 
   it('the run manager marks a run a crash stopped as interrupted, and continues only such runs', async () => {

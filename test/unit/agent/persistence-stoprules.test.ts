@@ -4,35 +4,34 @@ import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
 import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
 import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { RunControl } from '../../../worker/agent/run-control.ts';
 import { storeRecorder, unfinishedRuns, loadTrajectory } from '../../../worker/agent/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import type { Workspace } from '../../../worker/contracts/workspace.ts';
-import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, SRC } from './fixtures.ts';
+import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, SRC } from './fixtures.ts';
 
 describe('persistence', () => {
   it('saves every step to the store and lists an interrupted run for resuming', async () => {
     const store = new MemoryRecordStore();
-    const control = new RunControl();
-    const t = await runAgent({
-      strategy: resolveStrategy('oneshot'),
-      bug: demoBug,
-      workspace: demoWorkspace(),
-      validator: new FakeValidator(),
-      llm: createScriptedProvider(['no diff', fence(GOOD_DIFF)]),
-      tools: [applyPatchTool],
-      control,
-      // simulate a crash: the record of step 1 is the last one written
-      record: async (traj) => {
-        if (traj.steps.length <= 1 && traj.status === 'running') await storeRecorder(store)(traj);
-      },
-      onEvent: (e) => e.type === 'step' && control.stop(),
+    const save = storeRecorder(store);
+    // a crash while the model works on step 2: the record of step 1 is the last one written
+    const runId = await new Promise<string>((saved) => {
+      void runAgent({
+        strategy: resolveStrategy('oneshot'),
+        bug: demoBug,
+        workspace: demoWorkspace(),
+        validator: new FakeValidator(),
+        llm: hangAfter(createScriptedProvider(['no diff', fence(GOOD_DIFF)]), 1),
+        tools: [applyPatchTool],
+        record: async (traj) => {
+          await save(traj);
+          if (traj.steps.length === 1) saved(traj.runId);
+        },
+      });
     });
-    expect(t.outcome?.status).toBe('stopped');
     const [unfinished] = await unfinishedRuns(store);
-    expect(unfinished?.runId).toBe(t.runId);
+    expect(unfinished?.runId).toBe(runId);
     expect(unfinished?.steps).toHaveLength(1);
     const resumed = await runAgent({
       strategy: resolveStrategy('oneshot'),
@@ -45,7 +44,7 @@ describe('persistence', () => {
       record: storeRecorder(store),
     });
     expect(resumed.outcome?.status).toBe('plausible');
-    expect((await loadTrajectory(store, t.runId))?.status).toBe('finished');
+    expect((await loadTrajectory(store, runId))?.status).toBe('finished');
     expect(await unfinishedRuns(store)).toEqual([]);
   });
 });
