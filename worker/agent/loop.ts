@@ -212,10 +212,35 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   // budgets.unknownPrice "stop" ends the run at such a step instead — and makes the run's total unknown (null).
   const spent = { input: 0, output: 0, cost: 0, unpriced: 0 };
   const count = (s: TrajStep) => {
-    spent.input += s.tokens.input;
-    spent.output += s.tokens.output;
-    if (s.costUsd === null) spent.unpriced++;
-    else spent.cost += s.costUsd;
+    spent.input += s.tokens.input + (s.auxiliary?.inputTokens ?? 0);
+    spent.output += s.tokens.output + (s.auxiliary?.outputTokens ?? 0);
+    for (const cost of s.auxiliary ? [s.costUsd, s.auxiliary.costUsd] : [s.costUsd]) {
+      if (cost === null) spent.unpriced++;
+      else spent.cost += cost;
+    }
+  };
+
+  // the second model as the tools see it: its calls are counted on the step whose tool made them
+  let auxiliaryUse: NonNullable<TrajStep['auxiliary']> | undefined;
+  const inner = opts.auxiliaryLlm;
+  const auxiliaryLlm: LlmProvider | undefined = inner && {
+    ...inner,
+    async complete(req) {
+      const res = await inner.complete(req);
+      const cost = costOf(res.model, res.usage);
+      const use = (auxiliaryUse ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+      use.calls++;
+      use.inputTokens += res.usage.inputTokens;
+      use.outputTokens += res.usage.outputTokens;
+      use.costUsd = use.costUsd === null || cost === null ? null : use.costUsd + cost;
+      return res;
+    },
+  };
+  /** the second model's use since the last call (the tool that just ran), for its step */
+  const takeAuxiliaryUse = () => {
+    const use = auxiliaryUse;
+    auxiliaryUse = undefined;
+    return use;
   };
   for (const s of traj.steps) count(s);
   const pushStep = (s: TrajStep) => {
@@ -299,7 +324,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       if (!tool) throw new Error(`strategy ${spec.id}: startup command ${cmd.tool} is not among the run's tools (${defs.map((d) => d.name).join(', ')})`);
       let result: ToolResult;
       try {
-        result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm: opts.auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+        result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
       } catch (err) {
         const msg = `The startup command ${cmd.tool} failed: ${(err as Error)?.message ?? String(err)}`;
         result = { ok: false, output: msg, shown: msg };
@@ -465,13 +490,15 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         const overlayBefore = ws.overlay();
         const toolStart = performance.now();
         try {
-          result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm: opts.auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+          result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
         } catch (err) {
           const msg = `The command ${cmd.name} failed: ${(err as Error)?.message ?? String(err)}`;
           result = { ok: false, output: msg, shown: msg };
         }
         step.latencyMs.tool = performance.now() - toolStart;
         windowExcluded += step.latencyMs.tool;
+        const auxiliary = takeAuxiliaryUse();
+        if (auxiliary) step.auxiliary = auxiliary;
         if (!result.ok) step.status = 'tool-error';
         const extraRect = result.data?.rectifications;
         if (Array.isArray(extraRect)) step.rectifications.push(...(extraRect as Rectification[]));

@@ -68,7 +68,14 @@ export const TrajStep = z.object({
   tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative(), estimated: z.boolean() }),
   /** null when the model has no known price */
   costUsd: z.number().nonnegative().nullable(),
-  /** background: engine work done while the model call was in flight (persisting the previous step, the prompt hash), inside `model` */
+  /**
+   * calls the step's tool made to the run's second model (RepairAgent's write_fix variants, generate_method_body):
+   * counted in the run's totals and budgets beside the agent's own call (costUsd null: a model without a price)
+   */
+  auxiliary: z
+    .object({ calls: z.number().int().positive(), inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative().nullable() })
+    .optional(),
+  /** background: engine work done while the model and tool calls were in flight (persisting the previous step, the prompt hash), inside `model` and `tool` */
   latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number(), background: z.number().optional() }),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });

@@ -8,7 +8,9 @@ import { comparableStep } from '../../../worker/agent/record-cassette.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { LlmError, type LlmProvider } from '../../../worker/contracts/llm.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
-import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, WRONG_DIFF } from './fixtures.ts';
+import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, SRC, WRONG_DIFF } from './fixtures.ts';
+import { allToolDefinitions } from '../../../worker/tools/registry.ts';
+import type { AnyTool } from '../../../worker/agent/agent-tool.ts';
 
 const wrong = fence(WRONG_DIFF);
 
@@ -60,6 +62,40 @@ describe('budgets', () => {
     expect(ignore.steps).toHaveLength(3);
     // the run's total is unknown, not the $0 of the steps that had a price
     expect(ignore.outcome?.totals.costUsd).toBeNull();
+  });
+
+  it("the second model's calls count on the step whose tool made them, in the totals and against the cost budget", async () => {
+    const definition = allToolDefinitions().find((d) => d.name === 'generate_method_body')!;
+    const askTwice: AnyTool = {
+      definition,
+      async run(_args, ctx) {
+        for (let i = 0; i < 2; i++) await ctx.auxiliaryLlm!.complete({ messages: [{ role: 'user', content: 'write it' }], purpose: 'generate_method_body' });
+        return { ok: true, output: 'generated', shown: 'generated' };
+      },
+    };
+    // two different commands (RepairAgent refuses an exact repeat)
+    const command = (method: string) => JSON.stringify({ thoughts: 'generate it', command: { name: 'generate_method_body', args: { filepath: SRC, method_name: method } } });
+    const run = (maxCostUsd: number | null) =>
+      runAgent({
+        strategy: resolveStrategy('repairagent', { overrides: { startup: [], budgets: { maxSteps: 2, maxCostUsd } } }),
+        bug: demoBug,
+        workspace: demoWorkspace(),
+        validator: new FakeValidator(),
+        tools: [askTwice],
+        recheck: false,
+        // the agent: $2.5 / M input tokens; the second model: $0.15 / M
+        llm: createScriptedProvider(['clamp', 'clampAgain'].map((m) => ({ content: command(m), usage: { inputTokens: 100_000, outputTokens: 0 } })), { model: 'gpt-4o' }),
+        auxiliaryLlm: createScriptedProvider(Array(4).fill({ content: 'return lo;', usage: { inputTokens: 1_000_000, outputTokens: 0 } }), { model: 'gpt-4o-mini' }),
+      });
+    const t = await run(null);
+    expect(t.steps[0]!.auxiliary).toEqual({ calls: 2, inputTokens: 2_000_000, outputTokens: 0, costUsd: 0.3 });
+    expect(t.steps[0]!.costUsd).toBeCloseTo(0.25);
+    expect(t.outcome?.totals).toMatchObject({ inputTokens: 2 * (100_000 + 2_000_000) });
+    expect(t.outcome?.totals.costUsd).toBeCloseTo(2 * 0.55);
+    // $0.55 after the first step: over a $0.5 budget only because of the second model
+    const capped = await run(0.5);
+    expect(capped.steps).toHaveLength(1);
+    expect(capped.outcome?.reason).toMatch(/cost budget reached \(\$0\.5500 ≥ \$0\.5\)/);
   });
 
   it('wall time aborts the model call in flight', async () => {
