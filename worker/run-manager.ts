@@ -252,8 +252,7 @@ export class RunManager {
       case 'scripted':
         return createScriptedProvider(model.replies.slice(callsMade));
       case 'replay': {
-        const cassette = parseCassette(model.cassette, 'the cassette');
-        return createReplayProvider({ ...cassette, calls: cassette.calls.slice(callsMade) }, { strict: model.strict ?? true });
+        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade });
       }
       case 'human': {
         const channel = new HumanChannel(askHuman, callsMade);

@@ -613,7 +613,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     let reason = e.reason;
     if (finalPatch && opts.recheck !== false) {
       try {
-        recheck = await opts.validator.validate(ws, { mode: 'failing-first', tests: opts.bug.failingTests });
+        // a stop during the re-check cancels it (the outcome says so)
+        recheck = await opts.validator.validate(ws, { mode: 'failing-first', tests: opts.bug.failingTests }, { ...(opts.signal ? { signal: opts.signal } : {}) });
         plausible = recheck.plausible;
       } catch (err) {
         reason += `; the final re-check failed: ${(err as Error).message}`;
@@ -629,7 +630,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         reason += `; exact match not computed: ${(err as Error).message}`;
       }
     }
-    const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' ? 'stopped' : 'implausible';
+    // stopped: by the user during the loop, or during the re-check (which the stop cancelled)
+    const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' || opts.signal?.aborted ? 'stopped' : 'implausible';
     return {
       status,
       reason,

@@ -11,11 +11,13 @@ export interface ReplayOptions {
   strict?: boolean;
   /** shown in the provider id, e.g. the cassette file name */
   name?: string;
+  /** 0-based index of the first call to answer: a continued run goes on after the calls its steps made */
+  firstCall?: number;
 }
 
 export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {}): LlmProvider {
   const strict = opts.strict ?? true;
-  let next = 0;
+  let next = opts.firstCall ?? 0;
   const hasher = new PromptHasher();
   return {
     id: `replay:${opts.name ?? cassette.model}`,

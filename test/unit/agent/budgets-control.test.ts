@@ -64,6 +64,24 @@ describe('budgets', () => {
     expect(ignore.outcome?.totals.costUsd).toBeNull();
   });
 
+  it('a stop during the final re-check cancels it, and the run ends stopped', async () => {
+    const fake = new FakeValidator();
+    let calls = 0;
+    const stop = new AbortController();
+    const validator = {
+      validate: (ws: Parameters<FakeValidator['validate']>[0], tests: Parameters<FakeValidator['validate']>[1], o?: { signal?: AbortSignal }) => {
+        if (++calls === 1) return fake.validate(ws, tests);
+        // the re-check: the user presses Stop while it runs
+        setTimeout(() => stop.abort(), 10);
+        return new Promise<never>((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('the validation was cancelled'))));
+      },
+    };
+    const t = await runAgent(opts({ llm: createScriptedProvider([fence(GOOD_DIFF)]), validator, signal: stop.signal }));
+    expect(calls).toBe(2);
+    expect(t.outcome?.status).toBe('stopped');
+    expect(t.outcome?.reason).toMatch(/the final re-check failed: the validation was cancelled/);
+  });
+
   it("the second model's calls count on the step whose tool made them, in the totals and against the cost budget", async () => {
     const definition = allToolDefinitions().find((d) => d.name === 'generate_method_body')!;
     const askTwice: AnyTool = {

@@ -36,6 +36,12 @@ describe('scripted, recording and replay', () => {
     expect((await replay.complete({ messages: m('a') })).content).toBe('one');
     expect((await replay.complete({ messages: m('b') })).content).toBe('two');
     await expect(replay.complete({ messages: m('c') })).rejects.toMatchObject({ code: 'cassette-exhausted' });
+    // a continued run starts after the calls it made, and messages count calls from the recording's start
+    const continued = createReplayProvider(cassette, { firstCall: 1 });
+    await expect(continued.complete({ messages: m('a') })).rejects.toThrow(/model call 2/);
+    const goesOn = createReplayProvider(cassette, { firstCall: 1 });
+    expect((await goesOn.complete({ messages: m('b') })).content).toBe('two');
+    await expect(goesOn.complete({ messages: m('c') })).rejects.toThrow(/holds 2 recorded calls and the run asked for call 3/);
   });
 
   it('reports divergence with the call and first differing message; lenient replay goes on', async () => {
