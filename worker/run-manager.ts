@@ -8,7 +8,7 @@ import { parseStrategySpec, type StrategySpec } from './contracts/strategy.ts';
 import type { ModelSettings, RunEvent, RunRequest } from './engine-api.ts';
 import type { Engine } from './engine.ts';
 import type { AnyTool } from './agent/agent-tool.ts';
-import { runAgent } from './agent/loop.ts';
+import { newRunId, runAgent } from './agent/loop.ts';
 import { RunControl } from './agent/run-control.ts';
 import { listPresets, resolveStrategy } from './agent/presets/index.ts';
 import { applyPatchTool } from './agent/engine-tools.ts';
@@ -107,6 +107,7 @@ export class RunManager {
   }
 
   private async continueSaved(runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+    if ((await this.engine.platform.runLocks?.held())?.has(runId)) throw new Error(`Run ${runId} is going on in another tab: continue it there, or close that tab first.`);
     const saved = await this.get(runId);
     if (!saved) throw new Error(`There is no saved run ${runId}.`);
     if (saved.status === 'finished' || !saved.resume) throw new Error(`Run ${runId} has finished: there is nothing to continue. Start a new run instead.`);
@@ -123,7 +124,23 @@ export class RunManager {
     return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories, last: true }, run, onEvent, saved);
   }
 
-  private async runOne(
+  /** One trajectory, holding its run's lock (other tabs then do not offer it as interrupted). */
+  private runOne(
+    request: RunRequest,
+    strategy: StrategySpec,
+    trajectory: { index: number; count: number; last?: boolean },
+    run: ActiveRun,
+    onEvent: (e: RunEvent) => void,
+    resumeFrom?: Trajectory,
+  ): Promise<Trajectory> {
+    const runId = resumeFrom?.runId ?? newRunId();
+    const go = () => this.runTrajectory(runId, request, strategy, trajectory, run, onEvent, resumeFrom);
+    const locks = this.engine.platform.runLocks;
+    return locks ? locks.hold(runId, go) : go();
+  }
+
+  private async runTrajectory(
+    fixedRunId: string,
     request: RunRequest,
     strategy: StrategySpec,
     trajectory: { index: number; count: number; last?: boolean },
@@ -152,6 +169,7 @@ export class RunManager {
         control: run.control,
         signal: run.abort.signal,
         trajectoryIndex: trajectory.index,
+        runId: fixedRunId,
         ...(resumeFrom ? { resumeFrom } : {}),
         groundTruthPatch: bug.groundTruth.patch,
         ...(request.prices ? { prices: request.prices } : {}),
@@ -214,6 +232,8 @@ export class RunManager {
   /** Saved runs, newest first (a run's record is written after every step, so failed and stopped runs are here too). */
   async list(): Promise<RunSummary[]> {
     // headers only: a run's steps are not read to list it
+    // runs going on in another tab hold their locks
+    const held = (await this.engine.platform.runLocks?.held()) ?? new Set<string>();
     const out: RunSummary[] = (await listTrajectoryHeaders(this.engine.platform.records)).map((t) => ({
       runId: t.runId,
       bugId: t.bug.id,
@@ -222,7 +242,7 @@ export class RunManager {
       steps: t.stepCount,
       status: t.outcome?.status ?? t.status,
       reason: t.outcome?.reason ?? '',
-      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId),
+      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId) && !held.has(t.runId),
     }));
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }

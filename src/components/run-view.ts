@@ -56,6 +56,7 @@ export class RlRunView extends LitElement {
     streaming: { state: true },
     paused: { state: true },
     interrupted: { state: true },
+    checkedFor: { state: true },
   };
   declare bugId: string | undefined;
   declare presets: PresetChoice[];
@@ -81,6 +82,8 @@ export class RlRunView extends LitElement {
   declare paused: boolean;
   /** this bug's saved runs that a reload or crash stopped: they can be continued */
   declare interrupted: RunSummary[];
+  /** the bug whose interrupted runs were looked up last (the list is current for it) */
+  declare checkedFor: string | undefined;
 
   constructor() {
     super();
@@ -104,7 +107,10 @@ export class RlRunView extends LitElement {
     const bugId = this.bugId;
     try {
       const runs = bugId ? (await getEngine().listRuns()).filter((r) => r.bugId === bugId && r.interrupted) : [];
-      if (bugId === this.bugId) this.interrupted = runs;
+      if (bugId === this.bugId) {
+        this.interrupted = runs;
+        this.checkedFor = bugId;
+      }
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
@@ -306,6 +312,7 @@ export class RlRunView extends LitElement {
         ${this.running ? html`<span class="muted" data-testid="running">running…</span>` : ''}
       </div>
       ${this.renderChoices()}
+      ${this.checkedFor ? html`<span hidden data-testid="interrupted-checked" data-bug=${this.checkedFor}></span>` : ''}
       ${this.interrupted.length && !this.running
         ? html`<div data-testid="interrupted-runs"><span class="muted">Stopped by a reload or a crash — continue it with the model chosen in Settings:</span>
             ${this.interrupted.map(

@@ -53,3 +53,25 @@ test('a person plays the model; after a reload the interrupted run continues fro
   await expect(rows.first()).toHaveAttribute('data-run', runId!);
   await expect(rows.first()).toContainText('2 steps');
 });
+
+test('a run going on in one tab is not offered to continue in another; once that tab closes, it is', async ({ context }) => {
+  const first = await context.newPage();
+  await openBug(first, BUG);
+  await playTheModel(first);
+  await first.locator(`li[data-bug="${BUG}"]`).click();
+  await first.locator('select[name="preset"]').selectOption('hafixagent');
+  await first.getByRole('button', { name: 'Run agent' }).click();
+  await answer(first, 1, 'THOUGHT: look.\n\n```bash\nls src/main/java/org/repairlab/textkit\n```');
+  await expect(first.getByTestId('human-turn')).toContainText('step 2');
+
+  // the second tab shares the records (IndexedDB): the run is saved as running, but the first tab holds it
+  const second = await context.newPage();
+  await openBug(second, BUG);
+  await expect(second.locator(`[data-testid="interrupted-checked"][data-bug="${BUG}"]`)).toBeAttached();
+  await expect(second.getByTestId('interrupted-run')).toHaveCount(0);
+
+  await first.close();
+  await second.reload();
+  await second.locator(`li[data-bug="${BUG}"]`).click();
+  await expect(second.getByTestId('interrupted-run')).toHaveCount(1);
+});

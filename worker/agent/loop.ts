@@ -127,7 +127,8 @@ function whileModelWorks(work: () => Promise<void>): { started: Promise<void>; d
   return { started, done };
 }
 
-function newRunId(): string {
+/** A fresh run id (`run-<time>-<random>`): callers that must know it before the run starts (locks) make it here. */
+export function newRunId(): string {
   const rand = crypto.getRandomValues(new Uint32Array(2));
   return `run-${Date.now().toString(36)}-${rand[0]!.toString(36)}${rand[1]!.toString(36)}`;
 }

@@ -42,4 +42,14 @@ export interface Platform {
   records: RecordStore;
   /** Free/used bytes where the platform can tell (navigator.storage.estimate in the browser). */
   storageEstimate(): Promise<{ usage: number; quota: number } | undefined>;
+  /** Locks that tell every engine sharing the records (browser tabs) which runs are going on; optional. */
+  runLocks?: RunLocks;
+}
+
+/** A run going on holds its lock; the records show it as interrupted only when no engine holds it. */
+export interface RunLocks {
+  /** runs `work` holding the run's lock (released when it settles, or when the tab closes) */
+  hold<T>(runId: string, work: () => Promise<T>): Promise<T>;
+  /** the run ids whose locks are held now, in any tab */
+  held(): Promise<Set<string>>;
 }

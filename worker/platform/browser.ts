@@ -3,7 +3,7 @@
 // No node: imports here or in anything imported from here.
 import LightningFS from '@isomorphic-git/lightning-fs';
 import { openDB, type IDBPDatabase } from 'idb';
-import type { IsoFs, Platform, RecordStore } from '../contracts/platform.ts';
+import type { IsoFs, Platform, RecordStore, RunLocks } from '../contracts/platform.ts';
 
 export interface BrowserPlatformOptions {
   /** lightning-fs database name (default 'repairlab-fs'); tests may use their own. */
@@ -74,6 +74,19 @@ function createIdbRecordStore(dbName: string): RecordStore {
   };
 }
 
+const RUN_LOCK_PREFIX = 'repairlab-run:';
+
+/** Web Locks, shared by the tabs of an origin: a tab that closes or crashes releases its runs' locks. */
+function webRunLocks(locks: LockManager): RunLocks {
+  return {
+    hold: (runId, work) => locks.request(`${RUN_LOCK_PREFIX}${runId}`, () => work()),
+    async held() {
+      const { held = [] } = await locks.query();
+      return new Set(held.map((l) => l.name ?? '').filter((n) => n.startsWith(RUN_LOCK_PREFIX)).map((n) => n.slice(RUN_LOCK_PREFIX.length)));
+    },
+  };
+}
+
 function defaultAssetBase(): string {
   // The worker script lives under <base>/assets/ in a build and under <base>/worker/ in dev; both one level down.
   const viteBase = (import.meta as { env?: { BASE_URL?: string } }).env?.BASE_URL;
@@ -101,6 +114,7 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Pla
       return new Uint8Array(await response.arrayBuffer());
     },
     records: createIdbRecordStore(options.recordsDbName ?? 'repairlab-records'),
+    ...(globalThis.navigator?.locks ? { runLocks: webRunLocks(globalThis.navigator.locks) } : {}),
     async storageEstimate() {
       if (!storage?.estimate) return undefined;
       if (!persistRequested && storage.persist) {
