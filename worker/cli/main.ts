@@ -2,7 +2,7 @@
 // text, or one JSON document with --json. Errors go to stderr with a message that says what to do; exit 1.
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { ModelSettings, PatchChoice } from '../engine-api.ts';
+import type { ModelSettings, PatchChoice, RunEvent } from '../engine-api.ts';
 import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
@@ -76,12 +76,7 @@ program
     const runs = new RunManager(engine, initJavaForNode);
     const trajectories = await withRunner(opts, (runner) =>
       runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner, ...(prices ? { prices } : {}) }, (e) => {
-        if (opts.json) return;
-        if (e.type === 'run-started' && e.trajectories > 1) console.error(`trajectory ${e.trajectory + 1} of ${e.trajectories}`);
-        if (e.type === 'step') {
-          const step = e.step as { index: number; status: string; tool?: { name: string } };
-          console.error(`step ${step.index + 1}: ${step.status}${step.tool ? ` (${step.tool.name})` : ''}`);
-        }
+        if (!opts.json) printProgress(e);
       }),
     );
     const describe = (t: (typeof trajectories)[number]) => {
@@ -111,6 +106,41 @@ program
       );
     }
     if (trajectories.some((t) => t.outcome?.status === 'error')) process.exitCode = 1;
+  });
+
+program
+  .command('runs')
+  .description('list the saved runs (newest first); an interrupted one can be continued with `repairlab continue`')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const { RunManager } = await import('../run-manager.ts');
+    const runs = await new RunManager(createNodeEngine(), async () => undefined).list();
+    print(!!opts.json, runs, () =>
+      runs.length
+        ? runs.map((r) => `${r.runId}  ${r.bugId}  ${r.preset}  ${r.steps} steps  ${r.status}${r.interrupted ? '  (interrupted: repairlab continue ' + r.runId + ' --llm …)' : ''}`).join('\n')
+        : `no saved runs in ${repairlabHome()}/records`,
+    );
+  });
+
+program
+  .command('continue <runId>')
+  .description('continue a run a crash or a killed process interrupted: same run id, its recorded strategy, this model (the record keeps no key)')
+  .requiredOption('--llm <spec>', 'replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model> (list-based models go on from the next reply)')
+  .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
+  .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
+  .option('--out <file>', 'write the trajectory here')
+  .option('--runner <url>', 'runner URL (default: start one in this process)')
+  .option('--token <token>', 'runner token')
+  .option('--json', 'print the trajectory as JSON')
+  .action(async (runId: string, opts: RunnerFlags & { llm: string; baseUrl: string; apiKeyEnv: string; out?: string; json?: boolean }) => {
+    const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+    const { RunManager } = await import('../run-manager.ts');
+    const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const runs = new RunManager(createNodeEngine(), initJavaForNode);
+    const t = await withRunner(opts, (runner) => runs.continueRun(runId, { model, runner }, (e) => !opts.json && printProgress(e)));
+    if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
+    print(!!opts.json, t, () => `${t.bug.id} with ${t.config.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\nrun ${t.runId}`);
+    if (t.outcome?.status === 'error') process.exitCode = 1;
   });
 
 program
@@ -209,6 +239,18 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
       return { kind: 'openai', baseURL, model: value, ...(apiKey ? { apiKey } : {}) };
     default:
       throw new Error(`--llm ${spec}: expected replay:<cassette.json>, scripted:<replies.json> or openai:<model>.`);
+  }
+}
+
+/** A run's progress on stderr: its id when it starts (for `repairlab continue`), then a line per step. */
+function printProgress(e: RunEvent): void {
+  if (e.type === 'run-started') {
+    const which = e.trajectories > 1 ? ` (trajectory ${e.trajectory + 1} of ${e.trajectories})` : '';
+    console.error(`run ${e.runId}${which}${e.stepsBefore ? `, continued after step ${e.stepsBefore}` : ''}`);
+  }
+  if (e.type === 'step') {
+    const step = e.step as { index: number; status: string; tool?: { name: string } };
+    console.error(`step ${step.index + 1}: ${step.status}${step.tool ? ` (${step.tool.name})` : ''}`);
   }
 }
 

@@ -1,5 +1,7 @@
 // The headless CLI (`npx repairlab …`) as a user runs it: a real child process, the real runner, real javac/JUnit.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +166,60 @@ describe('repairlab CLI', () => {
       expect(notJson.code).toBe(1);
       expect(notJson.stderr).toMatch(/--llm replay:.*cannot read the file/);
     }, 60_000);
+
+    it('a run whose process was killed is listed as interrupted, and `continue` goes on under its id', async () => {
+      // an OpenAI-compatible endpoint that answers the first call and never the second: the process is killed waiting
+      let calls = 0;
+      let secondAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+      const reply = 'THOUGHT: look.\n\n```bash\nls src/main/java/org/repairlab/textkit\n```';
+      const endpoint = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
+          if (++calls > 1) return secondAsked(); // never answered
+          const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`${chunk({ role: 'assistant', content: reply }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+        });
+      });
+      await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+      const baseURL = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/v1`;
+      try {
+        const child = spawn('node', ['bin/repairlab.mjs', 'run', BUG, '--preset', 'hafixagent', '--llm', 'openai:m', '--base-url', baseURL, ...viaRunner()], {
+          env: { ...process.env, REPAIRLAB_HOME: home },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let progress = '';
+        child.stderr!.on('data', (d: Buffer) => (progress += d.toString()));
+        await asked;
+        // step 1 is recorded while the second model call waits
+        await expect.poll(async () => JSON.parse((await cli(['runs', '--json'])).stdout).some((r: { steps: number }) => r.steps === 1), { timeout: 20_000 }).toBe(true);
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+        const runId = /^run (run-\S+)/m.exec(progress)?.[1];
+        expect(runId, progress).toBeDefined();
+        const listed = (JSON.parse((await cli(['runs', '--json'])).stdout) as { runId: string; steps: number; interrupted: boolean }[]).find((r) => r.runId === runId);
+        expect(listed).toMatchObject({ steps: 1, interrupted: true });
+        expect((await cli(['runs'])).stdout).toContain(`(interrupted: repairlab continue ${runId} --llm`);
+
+        // the scripted replies go on from the second
+        const replies = join(home, 'continue-replies.json');
+        await writeFile(replies, JSON.stringify([reply, 'THOUGHT: done.\n\n```bash\necho COMPLETE_REPAIR_SIGNAL\n```']));
+        const r = await cli(['continue', runId!, '--llm', `scripted:${replies}`, ...viaRunner(), '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        const t = JSON.parse(r.stdout) as { runId: string; steps: { response: { content: string } }[]; outcome: { reason: string } };
+        expect(t.runId).toBe(runId);
+        expect(t.steps.map((x) => x.response.content)).toEqual([reply, expect.stringContaining('COMPLETE_REPAIR_SIGNAL')]);
+        expect(t.outcome.reason).toMatch(/COMPLETE_REPAIR_SIGNAL/);
+        const again = await cli(['continue', runId!, '--llm', `scripted:${replies}`, ...viaRunner()]);
+        expect(again.code).toBe(1);
+        expect(again.stderr).toMatch(/has finished: there is nothing to continue/);
+      } finally {
+        endpoint.closeAllConnections();
+        await new Promise((resolve) => endpoint.close(resolve));
+      }
+    }, 120_000);
 
     it('malformed model output is fed back and counted; the run stops after repeated format errors', async () => {
       const replies = join(home, 'replies.json');
