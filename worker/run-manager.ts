@@ -124,7 +124,10 @@ export class RunManager {
     return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories, last: true }, run, onEvent, saved);
   }
 
-  /** One trajectory, holding its run's lock (other tabs then do not offer it as interrupted). */
+  /**
+   * One trajectory. Its run id is made (or, continued, kept) before it starts, so the run can be stopped from then
+   * on and holds its lock while it goes (other tabs then do not offer it as interrupted).
+   */
   private runOne(
     request: RunRequest,
     strategy: StrategySpec,
@@ -134,68 +137,51 @@ export class RunManager {
     resumeFrom?: Trajectory,
   ): Promise<Trajectory> {
     const runId = resumeFrom?.runId ?? newRunId();
-    const go = () => this.runTrajectory(runId, request, strategy, trajectory, run, onEvent, resumeFrom);
+    const go = async (): Promise<Trajectory> => {
+      this.active.set(runId, run);
+      try {
+        const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
+        // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
+        const callsMade = resumeFrom?.steps.length ?? 0;
+        const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run, callsMade);
+        onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade });
+        return await runAgent({
+          strategy,
+          preset: request.preset,
+          variants: request.variants,
+          overrides: request.overrides,
+          bug: toPublicBug(bug),
+          workspace,
+          validator: runnerValidator(new RunnerClient(request.runner), bug.layout),
+          llm,
+          tools: toolsForStrategy(strategy),
+          control: run.control,
+          signal: run.abort.signal,
+          trajectoryIndex: trajectory.index,
+          runId,
+          ...(resumeFrom ? { resumeFrom } : {}),
+          groundTruthPatch: bug.groundTruth.patch,
+          ...(request.prices ? { prices: request.prices } : {}),
+          // RepairAgent's second model (write_fix variants, generate_method_body): the run's own endpoint and model
+          ...(request.model.kind === 'openai' ? { auxiliaryLlm: createOpenAiProvider({ ...request.model, stream: false }) } : {}),
+          // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
+          contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
+          record: storeRecorder(this.engine.platform.records),
+          onEvent: (e) => {
+            if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
+            else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
+            else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.last === true || trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
+          },
+        });
+      } catch (e) {
+        onEvent({ type: 'run-failed', runId, error: e instanceof Error ? e.message : String(e) });
+        throw e;
+      } finally {
+        this.active.delete(runId);
+      }
+    };
     const locks = this.engine.platform.runLocks;
     return locks ? locks.hold(runId, go) : go();
-  }
-
-  private async runTrajectory(
-    fixedRunId: string,
-    request: RunRequest,
-    strategy: StrategySpec,
-    trajectory: { index: number; count: number; last?: boolean },
-    run: ActiveRun,
-    onEvent: (e: RunEvent) => void,
-    resumeFrom?: Trajectory,
-  ): Promise<Trajectory> {
-    const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
-    let runId = '';
-    // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
-    const callsMade = resumeFrom?.steps.length ?? 0;
-    const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run, callsMade);
-    const validator = runnerValidator(new RunnerClient(request.runner), bug.layout);
-    const records = this.engine.platform.records;
-    try {
-      return await runAgent({
-        strategy,
-        preset: request.preset,
-        variants: request.variants,
-        overrides: request.overrides,
-        bug: toPublicBug(bug),
-        workspace,
-        validator,
-        llm,
-        tools: toolsForStrategy(strategy),
-        control: run.control,
-        signal: run.abort.signal,
-        trajectoryIndex: trajectory.index,
-        runId: fixedRunId,
-        ...(resumeFrom ? { resumeFrom } : {}),
-        groundTruthPatch: bug.groundTruth.patch,
-        ...(request.prices ? { prices: request.prices } : {}),
-        // RepairAgent's second model (write_fix variants, generate_method_body): the run's own endpoint and model
-        ...(request.model.kind === 'openai' ? { auxiliaryLlm: createOpenAiProvider({ ...request.model, stream: false }) } : {}),
-        // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
-        contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
-        record: storeRecorder(records),
-        onEvent: (e) => {
-          if (!runId) {
-            runId = e.runId;
-            this.active.set(runId, run);
-            onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade });
-          }
-          if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
-          else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
-          else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.last === true || trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
-        },
-      });
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      onEvent({ type: 'run-failed', runId, error: message });
-      throw e;
-    } finally {
-      if (runId) this.active.delete(runId);
-    }
   }
 
   async stop(runId: string): Promise<void> {
