@@ -16,6 +16,24 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/** The flags of the model a run uses (`run`, `continue`); read them with modelFromFlags. */
+interface ModelFlags {
+  llm: string;
+  baseUrl: string;
+  apiKeyEnv: string;
+}
+function withModelFlags(cmd: Command, llmNote = ''): Command {
+  return cmd
+    .requiredOption('--llm <spec>', `replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model>${llmNote}`)
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
+    .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY');
+}
+
+/** --runner/--token (RunnerFlags): without them a runner is started in this process (withRunner) */
+function withRunnerFlags(cmd: Command, when = ''): Command {
+  return cmd.option('--runner <url>', `runner URL (default: start one in this process${when})`).option('--token <token>', 'runner token');
+}
+
 const program = new Command();
 program
   .name('repairlab')
@@ -32,13 +50,13 @@ program
     print(!!opts.json, bugs, () => bugs.map((b) => `${b.id.padEnd(16)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.title}`).join('\n'));
   });
 
-program
-  .command('validate <bug>')
-  .description('compile and test a bug on the runner, with no patch, the ground-truth fix, or a unified diff file')
-  .option('--patch <patch>', "'none', 'ground-truth', or a path to a unified diff", 'none')
-  .option('--tests <mode>', "'failing-first' (default) or 'all'", 'failing-first')
-  .option('--runner <url>', 'runner URL (default: start one in this process)')
-  .option('--token <token>', 'runner token')
+withRunnerFlags(
+  program
+    .command('validate <bug>')
+    .description('compile and test a bug on the runner, with no patch, the ground-truth fix, or a unified diff file')
+    .option('--patch <patch>', "'none', 'ground-truth', or a path to a unified diff", 'none')
+    .option('--tests <mode>', "'failing-first' (default) or 'all'", 'failing-first'),
+)
   .option('--json', 'print JSON')
   .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; json?: boolean }) => {
     const engine = createNodeEngine();
@@ -50,23 +68,22 @@ program
     process.exitCode = 0;
   });
 
-program
-  .command('run <bug>')
-  .description('run an agent preset on a bug, headless, and write its trajectory (or trajectories)')
-  .requiredOption('--preset <preset>', 'oneshot | repairagent | hafixagent | passerine (see `repairlab presets`)')
-  .requiredOption('--llm <spec>', 'replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model>')
-  .option('--variant <id...>', 'named variants of the preset, e.g. no-search-tools (see `repairlab presets`)')
-  .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
-  .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
-  .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"sampling":{"trajectories":5}}\'')
-  .option('--out <file>', 'write the trajectory here (several trajectories: a JSON array)')
-  .option('--prices <file.json>', 'price table, USD per million tokens by model: {"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}} (replaces the built-in one)')
-  .option('--runner <url>', 'runner URL (default: start one in this process)')
-  .option('--token <token>', 'runner token')
+withRunnerFlags(
+  withModelFlags(
+    program
+      .command('run <bug>')
+      .description('run an agent preset on a bug, headless, and write its trajectory (or trajectories)')
+      .requiredOption('--preset <preset>', 'oneshot | repairagent | hafixagent | passerine (see `repairlab presets`)'),
+  )
+    .option('--variant <id...>', 'named variants of the preset, e.g. no-search-tools (see `repairlab presets`)')
+    .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"sampling":{"trajectories":5}}\'')
+    .option('--out <file>', 'write the trajectory here (several trajectories: a JSON array)')
+    .option('--prices <file.json>', 'price table, USD per million tokens by model: {"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}} (replaces the built-in one)'),
+)
   .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
-  .action(async (bugId: string, opts: RunnerFlags & { preset: string; llm: string; variant?: string[]; baseUrl: string; apiKeyEnv: string; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
+  .action(async (bugId: string, opts: RunnerFlags & ModelFlags & { preset: string; variant?: string[]; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
     const engine = createNodeEngine();
-    const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+    const model = await modelFromFlags(opts);
     const { parsePriceTable } = await import('../agent/prices.ts');
     const prices = opts.prices ? parsePriceTable(parseJsonFlag(`--prices ${opts.prices}`, await readFlagFile('--prices ', opts.prices), '{"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}}'), `--prices ${opts.prices}`) : undefined;
     const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides) : undefined;
@@ -122,18 +139,17 @@ program
     );
   });
 
-program
-  .command('continue <runId>')
-  .description('continue a run a crash or a killed process interrupted: same run id, its recorded strategy, this model (the record keeps no key)')
-  .requiredOption('--llm <spec>', 'replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model> (list-based models go on from the next reply)')
-  .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
-  .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY')
-  .option('--out <file>', 'write the trajectory here')
-  .option('--runner <url>', 'runner URL (default: start one in this process)')
-  .option('--token <token>', 'runner token')
+withRunnerFlags(
+  withModelFlags(
+    program
+      .command('continue <runId>')
+      .description('continue a run a crash or a killed process interrupted: same run id, its recorded strategy, this model (the record keeps no key)'),
+    ' (list-based models go on from the next reply)',
+  ).option('--out <file>', 'write the trajectory here'),
+)
   .option('--json', 'print the trajectory as JSON')
-  .action(async (runId: string, opts: RunnerFlags & { llm: string; baseUrl: string; apiKeyEnv: string; out?: string; json?: boolean }) => {
-    const model = await modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+  .action(async (runId: string, opts: RunnerFlags & ModelFlags & { out?: string; json?: boolean }) => {
+    const model = await modelFromFlags(opts);
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
     const runs = new RunManager(createNodeEngine(), initJavaForNode);
@@ -173,11 +189,7 @@ program
     );
   });
 
-program
-  .command('tool <bug> <toolkit> <name> [args]')
-  .description("run one tool on a bug's workspace and print its output (args: a JSON object)")
-  .option('--runner <url>', 'runner URL (default: start one in this process when the tool needs it)')
-  .option('--token <token>', 'runner token')
+withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').description("run one tool on a bug's workspace and print its output (args: a JSON object)"), ' when the tool needs it')
   .option('--json', 'print the full ToolResult as JSON')
   .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { json?: boolean }) => {
     const engine = createNodeEngine();
@@ -219,6 +231,10 @@ program
 
 registerAnalysisCommands(program);
 registerBenchCommands(program);
+
+function modelFromFlags(opts: ModelFlags): Promise<ModelSettings> {
+  return modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
+}
 
 async function modelFromFlag(spec: string, baseURL: string, apiKey: string | undefined): Promise<ModelSettings> {
   const [kind, ...rest] = spec.split(':');
