@@ -5,12 +5,6 @@ import { openBug } from './helpers.ts';
 
 const BUG = 'textkit-1';
 
-async function playTheModel(page: Page) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.locator('input[name="kind"]').nth(1).check();
-  await page.getByRole('button', { name: 'Bugs' }).click();
-}
-
 async function answer(page: Page, step: number, reply: string) {
   const turn = page.getByTestId('human-turn');
   await expect(turn).toContainText(`step ${step}`);
@@ -18,17 +12,24 @@ async function answer(page: Page, step: number, reply: string) {
   await turn.getByRole('button', { name: 'Send reply' }).click();
 }
 
-test('a person plays the model; after a reload the interrupted run continues from its saved steps under the same id', async ({ page }) => {
+/** A HAFixAgent run a person plays, answered once and waiting for step 2: a run going on, step 1 saved. */
+async function playOneStep(page: Page) {
   await openBug(page, BUG);
-  await playTheModel(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.locator('input[name="kind"]').nth(1).check();
+  await page.getByRole('button', { name: 'Bugs' }).click();
   await page.locator(`li[data-bug="${BUG}"]`).click();
   await page.locator('select[name="preset"]').selectOption('hafixagent');
   await page.getByRole('button', { name: 'Run agent' }).click();
   await answer(page, 1, 'THOUGHT: look at the sources.\n\n```bash\nls src/main/java/org/repairlab/textkit\n```');
   await expect(page.getByTestId('step')).toHaveCount(1);
   await expect(page.getByTestId('tool-result')).toContainText('Strings.java');
-  // step 2 waits for the person: the page reloads (the worker and its run are gone)
   await expect(page.getByTestId('human-turn')).toContainText('step 2');
+}
+
+test('a person plays the model; after a reload the interrupted run continues from its saved steps under the same id', async ({ page }) => {
+  await playOneStep(page);
+  // step 2 waits for the person: the page reloads (the worker and its run are gone)
   await page.reload();
 
   await page.locator(`li[data-bug="${BUG}"]`).click();
@@ -56,13 +57,7 @@ test('a person plays the model; after a reload the interrupted run continues fro
 
 test('a run going on in one tab is not offered to continue in another; once that tab closes, it is', async ({ context }) => {
   const first = await context.newPage();
-  await openBug(first, BUG);
-  await playTheModel(first);
-  await first.locator(`li[data-bug="${BUG}"]`).click();
-  await first.locator('select[name="preset"]').selectOption('hafixagent');
-  await first.getByRole('button', { name: 'Run agent' }).click();
-  await answer(first, 1, 'THOUGHT: look.\n\n```bash\nls src/main/java/org/repairlab/textkit\n```');
-  await expect(first.getByTestId('human-turn')).toContainText('step 2');
+  await playOneStep(first);
 
   // the second tab shares the records (IndexedDB): the run is saved as running, but the first tab holds it
   const second = await context.newPage();
