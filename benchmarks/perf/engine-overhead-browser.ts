@@ -20,6 +20,7 @@ import { createNodePlatform } from '../../worker/platform/node.ts';
 import { initJavaForNode } from '../../worker/java/node-wasm.ts';
 import type { Trajectory } from '../../worker/contracts/trajectory.ts';
 import { BENCH_BUG, BENCH_PRESET, recordBenchCassette } from './engine-overhead.ts';
+import { useModelEndpoint } from '../../test/e2e/helpers.ts';
 
 const fromRepo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
@@ -40,15 +41,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-
-async function setModelEndpoint(page: Page, baseURL: string, model: string) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.locator('input[name="kind"]').first().check();
-  for (const [name, value] of [['base-url', baseURL], ['model', model]] as const) {
-    await page.locator(`input[name="${name}"]`).fill(value);
-    await page.locator(`input[name="${name}"]`).dispatchEvent('change');
-  }
-}
 
 /** One run of the preset through the UI, then its trajectory as the Runs view exports it. */
 async function runAndExport(page: Page, dir: string): Promise<Trajectory> {
@@ -96,7 +88,7 @@ export async function benchEngineOverheadInBrowser(log: (line: string) => void =
       const server = await startCassetteServer({ cassette, port: 0, allowedOrigins: [origin] });
       let t: Trajectory;
       try {
-        await setModelEndpoint(page, server.baseURL, cassette.model);
+        await useModelEndpoint(page, server.baseURL, cassette.model);
         t = await runAndExport(page, home);
       } finally {
         await server.close();

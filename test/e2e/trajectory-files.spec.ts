@@ -5,25 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { appUrl } from './helpers.ts';
+import { MINI_SWE_AGENT_SAMPLE } from '../helpers/trajectory-samples.ts';
 
 test('a mini-swe-agent trajectory file opens in the Runs view; another file is named and refused', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'repairlab-e2e-traj-'));
   const mini = join(dir, 'django-1.traj.json');
-  writeFileSync(
-    mini,
-    JSON.stringify({
-      trajectory_format: 'mini-swe-agent-1.1',
-      info: { exit_status: 'Submitted', submission: 'diff --git a/x b/x\n', model_stats: { instance_cost: 0.12, api_calls: 2 } },
-      messages: [
-        { role: 'system', content: 'You are a helpful assistant.' },
-        { role: 'user', content: 'Fix the issue.' },
-        { role: 'assistant', content: 'THOUGHT: look around\n```bash\nls -la\n```' },
-        { role: 'user', content: '<returncode>0</returncode>\n<output>\nsetup.py\n</output>' },
-        { role: 'assistant', content: 'THOUGHT: done\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```' },
-        { role: 'user', content: 'submitted' },
-      ],
-    }),
-  );
+  writeFileSync(mini, JSON.stringify(MINI_SWE_AGENT_SAMPLE));
   const notes = join(dir, 'notes.json');
   writeFileSync(notes, '{"x": 1}');
 

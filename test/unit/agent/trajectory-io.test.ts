@@ -6,6 +6,7 @@ import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
 import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF } from './fixtures.ts';
+import { MINI_SWE_AGENT_SAMPLE } from '../../helpers/trajectory-samples.ts';
 
 describe('trajectory files', () => {
   it('exports and imports a RepairLab trajectory unchanged', async () => {
@@ -17,23 +18,11 @@ describe('trajectory files', () => {
   });
 
   it('converts a mini-swe-agent trajectory: one step per assistant message', () => {
-    const file = {
-      info: { exit_status: 'Submitted', submission: 'diff --git a/x b/x\n', model_stats: { instance_cost: 0.12, api_calls: 2 }, config: { model: { model_name: 'gpt-4o' } } },
-      messages: [
-        { role: 'system', content: 'sys' },
-        { role: 'user', content: 'task' },
-        { role: 'assistant', content: 'THOUGHT: look\n```bash\nls\n```' },
-        { role: 'user', content: '<returncode>0</returncode>\n<output>\na\n</output>' },
-        { role: 'assistant', content: 'no block here' },
-        { role: 'user', content: 'format error' },
-      ],
-      trajectory_format: 'mini-swe-agent-1.1',
-    };
-    const { format, trajectory } = importTrajectoryFile(JSON.stringify(file), 'django-1.traj.json');
+    const { format, trajectory } = importTrajectoryFile(JSON.stringify(MINI_SWE_AGENT_SAMPLE), 'django-1.traj.json');
     expect(format).toBe('mini-swe-agent');
     expect(trajectory.steps).toHaveLength(2);
     expect(trajectory.steps[0]!.prompt.messages.map((m) => m.content)).toEqual(['sys', 'task']);
-    expect(trajectory.steps[0]!.parsed?.command).toEqual({ name: 'bash', args: { command: 'ls' } });
+    expect(trajectory.steps[0]!.parsed?.command).toEqual({ name: 'bash', args: { command: 'ls -la' } });
     expect(trajectory.steps[0]!.feedback).toContain('<returncode>0</returncode>');
     expect(trajectory.steps[1]!.status).toBe('format-error');
     expect(trajectory.outcome).toMatchObject({ status: 'unknown', finalPatch: 'diff --git a/x b/x\n', plausible: null, totals: { costUsd: 0.12 } });
