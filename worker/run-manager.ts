@@ -256,7 +256,7 @@ export class RunManager {
       case 'openai':
         return createOpenAiProvider({ ...model, stream: true });
       case 'scripted':
-        return createScriptedProvider(model.replies.slice(callsMade));
+        return createScriptedProvider(model.replies, { firstCall: callsMade });
       case 'replay': {
         return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade });
       }

@@ -8,9 +8,10 @@ export interface ScriptedReply {
   usage?: { inputTokens: number; outputTokens: number };
 }
 
-export function createScriptedProvider(replies: readonly (string | ScriptedReply)[], opts: { model?: string } = {}): LlmProvider {
+/** `firstCall`: 0-based index of the first reply to give (a continued run goes on after the calls its steps made) */
+export function createScriptedProvider(replies: readonly (string | ScriptedReply)[], opts: { model?: string; firstCall?: number } = {}): LlmProvider {
   const queue = replies.map((r) => (typeof r === 'string' ? { content: r } : r));
-  let next = 0;
+  let next = opts.firstCall ?? 0;
   const model = opts.model ?? 'scripted';
   return {
     id: 'scripted',
