@@ -201,13 +201,7 @@ export class RlRunView extends LitElement {
     this.error = error;
     if (error) return;
     const variants = this.variants.filter((v) => this.presets.find((p) => p.id === preset)?.variants?.some((x) => x.id === v));
-    this.steps = [];
-    this.finished = [];
-    this.trajectory = undefined;
-    this.groundTruth = undefined;
-    this.outcome = undefined;
-    this.humanPrompt = undefined;
-    this.runId = undefined;
+    this.clearRun([]);
     this.running = true;
     try {
       await getEngine().startRun(this.makeRequest(this.bugId, preset, { variants, ...(overrides ? { overrides } : {}) }), Comlink.proxy(this.onEvent));
@@ -215,6 +209,17 @@ export class RlRunView extends LitElement {
       this.error = e instanceof Error ? e.message : String(e);
       this.running = false;
     }
+  }
+
+  /** What the panel shows of a run, cleared for the next one (which starts from `steps`). */
+  private clearRun(steps: TrajStep[]) {
+    this.steps = steps;
+    this.finished = [];
+    this.trajectory = undefined;
+    this.groundTruth = undefined;
+    this.outcome = undefined;
+    this.humanPrompt = undefined;
+    this.runId = undefined;
   }
 
   /** Continues an interrupted run with the current model and runner settings; its saved steps are shown first. */
@@ -229,12 +234,7 @@ export class RlRunView extends LitElement {
       const saved = await getEngine().getRun(run.runId);
       if (!saved) throw new Error(`The saved run ${run.runId} is gone.`);
       const { model, runner } = this.makeRequest(this.bugId, saved.config.preset, { variants: saved.config.variants, overrides: saved.config.overrides });
-      this.steps = saved.steps;
-      this.finished = [];
-      this.trajectory = undefined;
-      this.groundTruth = undefined;
-      this.outcome = undefined;
-      this.humanPrompt = undefined;
+      this.clearRun(saved.steps);
       await getEngine().continueRun(run.runId, { model, runner }, Comlink.proxy(this.onEvent));
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);

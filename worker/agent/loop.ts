@@ -203,10 +203,12 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const onOuterAbort = () => abort.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const wallTimer = spec.budgets.maxWallMs ? setTimeout(() => abort.abort(), Math.max(0, spec.budgets.maxWallMs - memory.wallMsBefore)) : undefined;
-  cleanups.push(() => {
+  /** no more wall-time or caller aborts: after the loop (the wrap-up has its own limits) and however the run ends */
+  const stopAborts = () => {
     clearTimeout(wallTimer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
-  });
+  };
+  cleanups.push(stopAborts);
 
   // tokens and cost so far, kept as steps are pushed (budgets are checked every cycle; a resumed run starts from its steps).
   // A step without a known price adds nothing to `cost` — the cost budget holds the priced steps to it, and
@@ -255,11 +257,11 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   // tool call: emitting the previous step, budget and gate checks, prompt build, parse, rectify and bookkeeping.
   // Persisting the previous step and hashing this prompt happen while the model call and then the tool call are in
   // flight (see `whileModelWorks`): that time is inside `model` (or `tool`) and shown as `background`; the loop waits
-  // for it only before pushing the step, and such a wait counts as engine time. The value is final when the step is pushed, so a step is never
-  // changed afterwards — except the last one: after the loop, the time since it was pushed (emitting and persisting
-  // it, the last checks) is added to it, in a replaced step object, before the final record. Run setup (bug
-  // context, startup commands) and the end of the run (final patch, re-check, outcome, the final record) are not
-  // counted.
+  // for it only before pushing the step, and such a wait counts as engine time. The value is final when the step is
+  // pushed, so a step is never changed afterwards — except the last one: after the loop, the time since it was pushed
+  // (emitting it, starting its record, the last checks) is added to it, in a replaced step object, before the final
+  // record. Run setup (bug context, startup commands) and the end of the run (final patch, re-check, outcome, the
+  // final record) are not counted.
   let windowStart = 0;
   let windowExcluded = 0;
   /** closes the current accounting window: the engine time spent in it */
@@ -536,8 +538,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const tail = closeWindow();
   const lastStep = traj.steps.length > firstNewStep ? traj.steps.at(-1) : undefined;
   if (lastStep) traj.steps[traj.steps.length - 1] = { ...lastStep, latencyMs: { ...lastStep.latencyMs, engine: lastStep.latencyMs.engine + tail } };
-  clearTimeout(wallTimer);
-  opts.signal?.removeEventListener('abort', onOuterAbort);
+  stopAborts();
   const outcome = await finish(end);
   await lastRecord;
   traj.outcome = outcome;
