@@ -3,6 +3,7 @@
 // call the configured model endpoint.
 import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
 import type { PriceTable } from '../../worker/agent/prices.ts';
+import type { RecordingSummary } from '../../worker/agent/trajectory-io.ts';
 import { PROVIDER_PRESETS as SERVICE_PRESETS } from '../../worker/llm/provider-presets.ts';
 
 /** A recorded demo run replays only on the bug, preset and overrides it was recorded with. */
@@ -90,15 +91,6 @@ export function loadApiKey(): string {
 export function saveApiKey(key: string): void {
   if (key) localStorage.setItem(API_KEY_KEY, key);
   else localStorage.removeItem(API_KEY_KEY);
-}
-
-/** A recording loaded as the model: the file it came from and what it holds. */
-export interface RecordingSummary {
-  file: string;
-  model: string;
-  calls: number;
-  bugId?: string;
-  preset?: string;
 }
 
 const RECORDING_KEY = 'repairlab.recording.v1';

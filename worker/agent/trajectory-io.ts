@@ -135,11 +135,20 @@ export function importTrajectoryFile(text: string, file = 'trajectory file'): { 
   return { format, trajectory: Trajectory.parse(trajectory) };
 }
 
+/** A recording loaded as the model: the file it came from and what it holds. */
+export interface RecordingSummary {
+  file: string;
+  model: string;
+  calls: number;
+  bugId?: string;
+  preset?: string;
+}
+
 /**
  * A recording to replay as the model: a cassette file, or a RepairLab trajectory file (a run replays from its own
  * record). The error names the file and what was expected.
  */
-export function readRecording(text: string, file = 'recording file'): { cassette: Cassette; summary: { file: string; model: string; calls: number; bugId?: string; preset?: string } } {
+export function readRecording(text: string, file = 'recording file'): { cassette: Cassette; summary: RecordingSummary } {
   let json: unknown;
   try {
     json = JSON.parse(text);
