@@ -9,6 +9,7 @@ import { formatValidation } from './format.ts';
 import { parseJsonFlag, print } from './flags.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
+import { registerStatsCommand } from './stats-command.ts';
 
 // `repairlab blame … | head`: a reader that stops early is not an error
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -231,6 +232,7 @@ program
 
 registerAnalysisCommands(program);
 registerBenchCommands(program);
+registerStatsCommand(program);
 
 function modelFromFlags(opts: ModelFlags): Promise<ModelSettings> {
   return modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
