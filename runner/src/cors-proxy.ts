@@ -1,31 +1,101 @@
 // The git CORS proxy for cloning from the browser: @isomorphic-git/cors-proxy mounted at /cors-proxy, limited to an
-// allow-list of git hosts and to the runner's allowed origins. isomorphic-git calls it as
-// `${runnerUrl}/cors-proxy/<host>/<path>` (its `corsProxy` option).
+// allow-list of git hosts, to clone and fetch (git-upload-pack) and to the runner's allowed origins. isomorphic-git
+// calls it as `${runnerUrl}/cors-proxy/<host>/<path>` (its `corsProxy` option).
+//
+// The package re-parses the URL it is given (WHATWG rules: `%2e%2e` is `..`, `\` is `/`), so the host it connects to
+// is not necessarily the first segment of the raw path. Every request is therefore decoded, checked and rebuilt here
+// into a canonical URL that parses back to itself before the package sees it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import corsProxy from '@isomorphic-git/cors-proxy';
 
 export const CORS_PROXY_PREFIX = '/cors-proxy';
 export const DEFAULT_GIT_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org', 'codeberg.org'];
 
+const USAGE = 'Use /cors-proxy/<git host>/<repository path>, e.g. /cors-proxy/github.com/owner/repo.git/info/refs?service=git-upload-pack';
+
+export type ProxyDecision =
+  | { ok: true; host: string; url: string }
+  | { ok: false; status: number; code: string; error: string };
+
+const refuse = (status: number, code: string, error: string): ProxyDecision => ({ ok: false, status, code, error });
+
+function decodeSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decides whether a proxy request may be forwarded, from its method, raw URL (starting with /cors-proxy/) and
+ * content type. Forwards clone and fetch only: `GET …/info/refs?service=git-upload-pack` and `POST …/git-upload-pack`.
+ */
+export function checkProxyRequest(method: string, rawUrl: string, contentType: string | undefined, allowedHosts: string[]): ProxyDecision {
+  if (!rawUrl.startsWith(`${CORS_PROXY_PREFIX}/`)) return refuse(400, 'bad-request', USAGE);
+  const q = rawUrl.indexOf('?');
+  const rawPath = rawUrl.slice(CORS_PROXY_PREFIX.length + 1, q === -1 ? undefined : q);
+  const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+  const segments: string[] = [];
+  for (const raw of rawPath.split('/')) {
+    const seg = decodeSegment(raw);
+    if (seg === undefined) return refuse(400, 'bad-request', `The git CORS proxy cannot decode the path segment "${raw}". ${USAGE}`);
+    // dot segments (plain or percent-encoded), empty segments and anything a URL parser reads as a separator
+    // would let the connected host differ from the checked one
+    if (seg === '' || seg === '.' || seg === '..' || /[/\\?#@]/.test(seg) || [...seg].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+      return refuse(400, 'bad-request', `The git CORS proxy refuses the path segment "${raw}": no dot segments, empty segments, '\\', '@', '?' or '#'. ${USAGE}`);
+    }
+    segments.push(seg);
+  }
+  const host = segments[0]?.toLowerCase();
+  if (!host || segments.length < 2) return refuse(400, 'bad-request', USAGE);
+  if (!allowedHosts.some((h) => h.toLowerCase() === host)) {
+    return refuse(403, 'forbidden-host', `refused: host not allowed — the git CORS proxy does not serve ${host}; allowed hosts are ${allowedHosts.join(', ')} (start the runner with --git-host ${host} to add it).`);
+  }
+  const repoPath = segments.slice(1);
+  const last = repoPath.at(-1);
+  const service = query.get('service');
+  if (repoPath.includes('git-receive-pack') || service === 'git-receive-pack') {
+    return refuse(403, 'forbidden', 'refused: the git CORS proxy does not forward pushes (git-receive-pack); it serves clone and fetch only.');
+  }
+  const infoRefs = method === 'GET' && last === 'refs' && repoPath.at(-2) === 'info' && service === 'git-upload-pack' && [...query.keys()].length === 1;
+  const uploadPack = method === 'POST' && last === 'git-upload-pack' && contentType === 'application/x-git-upload-pack-request' && [...query.keys()].length === 0;
+  if (!infoRefs && !uploadPack) {
+    return refuse(403, 'forbidden', `refused: the git CORS proxy forwards clone and fetch only (GET …/info/refs?service=git-upload-pack, POST …/git-upload-pack with content type application/x-git-upload-pack-request), not ${method} ${rawUrl}.`);
+  }
+  // the host goes as allowed (it may carry a port); the repository path re-encoded
+  const canonical = `/${[host, ...repoPath.map(encodeURIComponent)].join('/')}${infoRefs ? '?service=git-upload-pack' : ''}`;
+  return { ok: true, host, url: canonical };
+}
+
 export function handleCorsProxy(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): void {
-  const rest = (req.url ?? '').slice(CORS_PROXY_PREFIX.length) || '/';
-  const host = /^\/([^/?]+)\//.exec(rest)?.[1]?.toLowerCase();
   const send = (status: number, code: string, error: string) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     res.statusCode = status;
     res.setHeader('content-type', 'application/json');
     if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
     res.end(JSON.stringify({ error, code }));
   };
-  if (!host) return send(400, 'bad-request', 'Use /cors-proxy/<git host>/<repository path>, e.g. /cors-proxy/github.com/owner/repo.git/info/refs?service=git-upload-pack');
-  if (!allowedHosts.includes(host)) {
-    return send(403, 'forbidden-host', `The git CORS proxy does not serve ${host}: allowed hosts are ${allowedHosts.join(', ')} (start the runner with --git-host ${host} to add it).`);
+  const decision = checkProxyRequest(req.method ?? 'GET', req.url ?? '', req.headers['content-type'], allowedHosts);
+  if (!decision.ok) {
+    req.resume();
+    return send(decision.status, decision.code, decision.error);
   }
-  req.url = rest;
+  // a URL parser must read the canonical form back unchanged, or the checked host is not the connected one
+  if (new URL(decision.url, 'https://proxy.invalid').pathname !== decision.url.split('?')[0]) {
+    return send(400, 'bad-request', `The git CORS proxy cannot forward ${req.url}: its path does not survive URL parsing unchanged.`);
+  }
+  req.url = decision.url;
   // the package answers `Access-Control-Allow-Origin: *` (or $ALLOW_ORIGIN); narrow it to the calling origin
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name: string, value: number | string | readonly string[]) =>
     setHeader(name, name.toLowerCase() === 'access-control-allow-origin' && origin ? origin : value);
-  (corsProxy as (req: IncomingMessage, res: ServerResponse, next?: () => void) => void)(req, res, () =>
-    send(403, 'forbidden', 'The git CORS proxy only forwards git smart-HTTP requests (info/refs, git-upload-pack).'),
+  // The request passed every check the package makes, so the package calls next() only when its fetch to the host
+  // failed (connection refused, DNS, TLS, or the answer broke off).
+  corsProxy(req, res, () =>
+    send(502, 'unreachable-host', `could not connect to ${decision.host}: the git host did not answer through the proxy (connection refused, name not resolved, TLS failure or the answer broke off; the runner's console shows the reason). Check the URL and that this machine can reach ${decision.host}.`),
   );
 }

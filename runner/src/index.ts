@@ -7,6 +7,7 @@ import path from 'node:path';
 import { RUNNER_API_VERSION, type Health, type Isolation } from '../../worker/contracts/runner-api.ts';
 import type { RunnerContext } from './context.ts';
 import { DEFAULT_GIT_HOSTS } from './cors-proxy.ts';
+import { markRunner, otherRunnersAlive, prepareDataDir, sweepLeftovers } from './data-dir.ts';
 import { buildHarness, jdkVersion, missingJars, JAVA_DIR } from './java-env.ts';
 import { openSandbox, type SandboxBackend } from './sandbox.ts';
 import { createHandler } from './server.ts';
@@ -56,8 +57,15 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
   if (missing.length) {
     throw new Error(`Java libraries missing under ${JAVA_DIR}: ${missing.join(', ')}. Debian: apt-get install junit4 junit5 libhamcrest-java libjacoco-java`);
   }
+  // as root, bwrap runs the code as nobody, who must be able to reach the trees and work directories
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  await prepareDataDir(dataDir, isRoot && (opts.sandbox ?? 'bwrap') === 'bwrap');
   const store = new SnapshotStore(dataDir);
   await store.init();
+  const othersAlive = await otherRunnersAlive(dataDir);
+  const swept = await sweepLeftovers(dataDir, othersAlive);
+  if (swept.length) log(`removed ${swept.length} leftovers of earlier runs from ${dataDir} (temporary files, dead workers' directories)`);
+  if (othersAlive) log(`another runner is using ${dataDir}: leftovers of earlier runs are not swept`);
   const heapMb = opts.heapMb ?? 512;
   const sandbox = await openSandbox({ sandbox: opts.sandbox, allowUnsandboxed: opts.allowUnsandboxed, dataDir, memoryMb: heapMb + 512 });
   if (sandbox.backend === 'none') {
@@ -94,6 +102,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
       validation,
       health,
       log,
+      dataDir,
     }),
   );
   server.keepAliveTimeout = 5_000;
@@ -103,6 +112,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
     server.listen(opts.port ?? 8765, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const unmark = await markRunner(dataDir);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
@@ -115,6 +125,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
         server.closeAllConnections();
       });
       await sandbox.close();
+      await unmark();
     },
   };
 }

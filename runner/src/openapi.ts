@@ -13,6 +13,7 @@ import {
   ValidateRequest,
   ValidationResult,
 } from '../../worker/contracts/runner-api.ts';
+import { MAX_BODY_BYTES } from './body.ts';
 import { RUNNER_VERSION } from './version.ts';
 
 type Json = Record<string, unknown>;
@@ -28,6 +29,21 @@ const json = (ref: string, description: string) => ({ description, content: { 'a
 const common = {
   '401': error('Missing or wrong bearer token (code `unauthorized`).'),
   '403': error('The request came from a browser origin not in the allow-list (code `forbidden-origin`).'),
+};
+/** Body limits of body.ts MAX_BODY_BYTES, in MB. */
+const tooLarge = (route: string) =>
+  error(`The body exceeds ${MAX_BODY_BYTES[route]! / (1024 * 1024)} MB (code \`too-large\`); refused before it is read (see docs/runner-api.md "HTTP limits and errors").`);
+const diskFull = error('The disk of the runner\'s data directory is full (code `disk-full`); the message names the directory.');
+
+const proxyParameters = [
+  { name: 'host', in: 'path', required: true, schema: { type: 'string' } },
+  { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+];
+const proxyResponses = {
+  '200': { description: 'Proxied answer of the git host (streamed).' },
+  '400': error('A path segment is a dot segment (plain or percent-encoded), empty, or holds `\\`, `@`, `?` or `#` (code `bad-request`).'),
+  '403': error('`refused: host not allowed` (code `forbidden-host`), a push or anything but clone/fetch (code `forbidden`), or an origin outside the allow-list (code `forbidden-origin`).'),
+  '502': error('`could not connect` to the allowed git host (code `unreachable-host`).'),
 };
 
 export function buildOpenApi(): Json {
@@ -53,17 +69,24 @@ export function buildOpenApi(): Json {
         put: {
           summary: 'Declare a base tree (path → git blob oid); answers which blobs the runner still lacks',
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SnapshotManifest' } } } },
-          responses: { '200': json('SnapshotStatus', 'What is missing.'), '400': error('Invalid manifest (code `bad-request`).'), ...common },
+          responses: {
+            '200': json('SnapshotStatus', 'What is missing.'),
+            '400': error('Invalid manifest (code `bad-request`), e.g. a path listed twice or both `a` and `a/b`.'),
+            '413': tooLarge('PUT /v1/snapshots'),
+            '507': diskFull,
+            ...common,
+          },
         },
       },
       '/v1/blobs': {
         post: {
-          summary: 'Upload blobs as base64 keyed by git blob oid; each oid is verified against its content',
+          summary: 'Upload blobs as base64 keyed by git blob oid; each oid is verified against its content; all or nothing',
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BlobUpload' } } } },
           responses: {
             '200': { description: 'Stored.', content: { 'application/json': { schema: { type: 'object', properties: { stored: { type: 'array', items: { type: 'string' } } }, required: ['stored'] } } } },
-            '400': error('An oid does not match its content, or the body is malformed.'),
-            '413': error('Body too large: upload in smaller batches.'),
+            '400': error('An oid does not match its content, or the body is malformed; nothing of the batch is stored.'),
+            '413': tooLarge('POST /v1/blobs'),
+            '507': diskFull,
             ...common,
           },
         },
@@ -74,9 +97,11 @@ export function buildOpenApi(): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateRequest' } } } },
           responses: {
             '200': json('ValidationResult', 'The verdict (also when the patch does not compile or tests fail).'),
-            '400': error('Invalid request (code `bad-request`), e.g. an overlay path with `..`.'),
+            '400': error('Invalid request (code `bad-request`), e.g. an overlay path with `..`, or one that conflicts with a file or directory of the snapshot.'),
             '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`): PUT /v1/snapshots and upload its blobs.'),
+            '413': tooLarge('POST /v1/validate'),
             '503': error('The sandbox failed (code `sandbox`).'),
+            '507': diskFull,
             ...common,
           },
         },
@@ -88,31 +113,27 @@ export function buildOpenApi(): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateBatchRequest' } } } },
           responses: {
             '200': json('ValidateBatchResponse', 'One verdict per overlay, in request order — each equal to what /v1/validate answers for it.'),
-            '400': error('Invalid request (code `bad-request`).'),
+            '400': error('Invalid request (code `bad-request`); an overlay conflict names its index (`overlays[i]`).'),
             '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`).'),
+            '413': tooLarge('POST /v1/validate-batch'),
             '503': error('The sandbox failed (code `sandbox`).'),
+            '507': diskFull,
             ...common,
           },
         },
       },
       '/cors-proxy/{host}/{path}': {
         get: {
-          summary: 'Git smart-HTTP CORS proxy for isomorphic-git (info/refs); hosts limited by --git-host; no token',
+          summary: 'Git CORS proxy for isomorphic-git, clone and fetch only: `…/info/refs?service=git-upload-pack`; hosts limited by --git-host; no token',
           security: [],
-          parameters: [
-            { name: 'host', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
-          ],
-          responses: { '200': { description: 'Proxied answer of the git host.' }, '403': error('Host not in the allow-list (code `forbidden-host`) or not a git request.') },
+          parameters: proxyParameters,
+          responses: proxyResponses,
         },
         post: {
-          summary: 'Git smart-HTTP CORS proxy (git-upload-pack)',
+          summary: 'Git CORS proxy: `…/git-upload-pack` with content type application/x-git-upload-pack-request (pushes are refused)',
           security: [],
-          parameters: [
-            { name: 'host', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
-          ],
-          responses: { '200': { description: 'Proxied answer of the git host.' }, '403': error('Host not in the allow-list.') },
+          parameters: proxyParameters,
+          responses: proxyResponses,
         },
       },
     },

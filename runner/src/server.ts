@@ -4,9 +4,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { BlobUpload, SnapshotManifest, ValidateBatchRequest, ValidateRequest, type Health } from '../../worker/contracts/runner-api.ts';
+import { discardBody, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { CORS_PROXY_PREFIX, handleCorsProxy } from './cors-proxy.ts';
 import { HttpError } from './errors.ts';
-import type { SnapshotStore } from './store.ts';
+import { diskFullError, type SnapshotStore } from './store.ts';
 import type { ValidationService } from './validation.ts';
 
 export interface ServerDeps {
@@ -17,14 +18,9 @@ export interface ServerDeps {
   validation: ValidationService;
   health: () => Health;
   log: (line: string) => void;
+  /** named in 507 answers when a write fails for lack of space */
+  dataDir: string;
 }
-
-const MAX_BODY: Record<string, number> = {
-  '/v1/blobs': 512 * 1024 * 1024,
-  '/v1/snapshots': 64 * 1024 * 1024,
-  '/v1/validate': 64 * 1024 * 1024,
-  '/v1/validate-batch': 256 * 1024 * 1024,
-};
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -34,29 +30,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new HttpError(413, 'bad-request', `Request body exceeds ${limit} bytes: split blob uploads into smaller batches.`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text.length ? JSON.parse(text) : {});
-      } catch {
-        reject(new HttpError(400, 'bad-request', 'Request body is not valid JSON.'));
-      }
-    });
-    req.on('error', reject);
-  });
+/** Reads a route's JSON body within its size limit (body.ts) and checks it against its zod schema. */
+async function readParsed<T extends z.ZodType>(req: IncomingMessage, route: string, schema: T): Promise<z.output<T>> {
+  return parse(schema, await readJsonBody(req, route, MAX_BODY_BYTES[route]!), route);
 }
 
 function parse<T extends z.ZodType>(schema: T, body: unknown, route: string): z.output<T> {
@@ -103,7 +79,8 @@ export function createHandler(deps: ServerDeps) {
           return;
         }
       }
-      if (url.pathname === CORS_PROXY_PREFIX || url.pathname.startsWith(`${CORS_PROXY_PREFIX}/`)) {
+      // routed on the raw URL: the proxy decodes and checks the path itself (cors-proxy.ts)
+      if (req.url === CORS_PROXY_PREFIX || req.url?.startsWith(`${CORS_PROXY_PREFIX}/`) || req.url?.startsWith(`${CORS_PROXY_PREFIX}?`)) {
         handleCorsProxy(req, res, deps.gitHosts, origin);
         return;
       }
@@ -122,30 +99,38 @@ export function createHandler(deps: ServerDeps) {
         case 'GET /v1/health':
           return sendJson(res, 200, deps.health());
         case 'PUT /v1/snapshots': {
-          const manifest = parse(SnapshotManifest, await readBody(req, MAX_BODY['/v1/snapshots']!), route);
+          const manifest = await readParsed(req, route, SnapshotManifest);
           return sendJson(res, 200, await deps.store.putManifest(manifest));
         }
         case 'POST /v1/blobs': {
-          const upload = parse(BlobUpload, await readBody(req, MAX_BODY['/v1/blobs']!), route);
-          const stored: string[] = [];
-          for (const [oid, b64] of Object.entries(upload.blobs)) {
-            await deps.store.putBlob(oid, Buffer.from(b64, 'base64'));
-            stored.push(oid);
-          }
+          const upload = await readParsed(req, route, BlobUpload);
+          // all or nothing: one bad oid and none of the batch is stored
+          const stored = await deps.store.putBlobs(Object.entries(upload.blobs).map(([oid, b64]) => [oid, Buffer.from(b64, 'base64')]));
           return sendJson(res, 200, { stored });
         }
         case 'POST /v1/validate': {
-          const body = parse(ValidateRequest, await readBody(req, MAX_BODY['/v1/validate']!), route);
+          const body = await readParsed(req, route, ValidateRequest);
+          await deps.store.checkOverlay(body.treeId, body.overlay);
           return sendJson(res, 200, await deps.validation.validate(body));
         }
         case 'POST /v1/validate-batch': {
-          const body = parse(ValidateBatchRequest, await readBody(req, MAX_BODY['/v1/validate-batch']!), route);
+          const body = await readParsed(req, route, ValidateBatchRequest);
+          for (const [i, overlay] of body.overlays.entries()) {
+            await deps.store.checkOverlay(body.treeId, overlay).catch((e: unknown) => {
+              if (e instanceof HttpError && e.status === 400) throw new HttpError(400, e.code, `overlays[${i}]: ${e.message}`, e.detail);
+              throw e;
+            });
+          }
           return sendJson(res, 200, { results: await deps.validation.validateBatch(body) });
         }
         default:
           throw new HttpError(404, 'not-found', `No route ${route}: see docs/runner-api.md for the API.`);
       }
-    } catch (e) {
+    } catch (caught) {
+      // answered before the body was read (401, 413 …): the rest is read and discarded (not kept), so the client
+      // reads the answer instead of a reset that closing early would cause
+      if (!req.complete) discardBody(req);
+      const e = diskFullError(caught, deps.dataDir) ?? caught;
       if (e instanceof HttpError) {
         const body: Record<string, unknown> = { error: e.message, code: e.code };
         if (e.detail !== undefined) body.detail = e.detail;

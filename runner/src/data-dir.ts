@@ -1,0 +1,110 @@
+// The runner's data directory at start: created with permissions the sandbox user can traverse (or refused with what
+// to do), and swept of what earlier runs left behind (half-written blobs and trees, dead workers' directories).
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The uid sandboxed code runs as when the runner is root (sandbox.ts SANDBOX_UID: the kernel does not apply the
+ * process limit to root, so bwrap drops to nobody).
+ */
+const SANDBOX_UID = 65534;
+
+export class DataDirError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataDirError';
+  }
+}
+
+function canTraverse(dir: string, uid: number): boolean {
+  const st = statSync(dir);
+  if (st.uid === uid) return (st.mode & 0o100) !== 0;
+  if (st.gid === uid) return (st.mode & 0o010) !== 0;
+  return (st.mode & 0o001) !== 0;
+}
+
+/**
+ * Creates `dataDir`. When sandboxed code runs as another user (root runner, bwrap), every directory above the data
+ * directory must let that user through: the ones this call created are opened (0755); an existing one that is closed
+ * (e.g. made by `mktemp -d`, mode 0700) stops the start with the directory's name and what to do.
+ */
+export async function prepareDataDir(dataDir: string, sandboxRunsAsOtherUser: boolean): Promise<void> {
+  const ancestors: string[] = [];
+  for (let d = path.dirname(dataDir); ; d = path.dirname(d)) {
+    ancestors.unshift(d);
+    if (d === path.dirname(d)) break;
+  }
+  const created = [...ancestors, dataDir].filter((d) => !existsSync(d));
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  // mkdir's mode is filtered by the umask: open the directories made here explicitly
+  for (const d of created) await chmod(d, 0o755);
+  if (!sandboxRunsAsOtherUser) return;
+  const closed = ancestors.find((d) => !canTraverse(d, SANDBOX_UID));
+  if (closed !== undefined) {
+    const mode = (statSync(closed).mode & 0o777).toString(8).padStart(4, '0');
+    throw new DataDirError(
+      `the data directory ${dataDir} is inside ${closed} (mode ${mode}), which the sandbox user (uid ${SANDBOX_UID}) cannot enter, so every validation would fail. ` +
+        `Run \`chmod o+x ${closed}\`, or start the runner with --data-dir in a directory others can enter (the default is under /tmp).`,
+    );
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether another live runner uses `dataDir` (its marker under <dataDir>/runners); markers of dead runners are removed. */
+export async function otherRunnersAlive(dataDir: string): Promise<boolean> {
+  const dir = path.join(dataDir, 'runners');
+  let othersAlive = false;
+  for (const name of await entries(dir)) {
+    const pid = Number(name.split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) othersAlive = true;
+    else await rm(path.join(dir, name), { force: true });
+  }
+  return othersAlive;
+}
+
+/** Marks this runner as using `dataDir` until the returned function is called. */
+export async function markRunner(dataDir: string): Promise<() => Promise<void>> {
+  const dir = path.join(dataDir, 'runners');
+  await mkdir(dir, { recursive: true });
+  const mine = path.join(dir, `${process.pid}-${randomUUID()}`);
+  await writeFile(mine, '');
+  return () => rm(mine, { force: true });
+}
+
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes what interrupted runs left: `.tmp` blobs and manifests, half-materialised trees and harness builds, and
+ * every worker directory under work/. Skipped when another live runner shares the data directory (those names are
+ * also what a live runner is writing). Returns the paths removed.
+ */
+export async function sweepLeftovers(dataDir: string, othersAlive: boolean): Promise<string[]> {
+  if (othersAlive) return [];
+  const doomed: string[] = [];
+  const blobs = path.join(dataDir, 'blobs');
+  for (const fan of await entries(blobs)) {
+    for (const name of await entries(path.join(blobs, fan))) if (name.endsWith('.tmp')) doomed.push(path.join(blobs, fan, name));
+  }
+  for (const name of await entries(path.join(dataDir, 'snapshots'))) if (name.endsWith('.tmp')) doomed.push(path.join(dataDir, 'snapshots', name));
+  for (const name of await entries(path.join(dataDir, 'trees'))) if (name.startsWith('.')) doomed.push(path.join(dataDir, 'trees', name));
+  for (const name of await entries(path.join(dataDir, 'harness'))) if (name.includes('.tmp-')) doomed.push(path.join(dataDir, 'harness', name));
+  for (const name of await entries(path.join(dataDir, 'work'))) doomed.push(path.join(dataDir, 'work', name));
+  await Promise.all(doomed.map((p) => rm(p, { recursive: true, force: true })));
+  return doomed;
+}
