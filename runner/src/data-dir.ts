@@ -60,11 +60,16 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether another live runner uses `dataDir` (its marker under <dataDir>/runners); markers of dead runners are removed. */
-export async function otherRunnersAlive(dataDir: string): Promise<boolean> {
+/**
+ * Whether another live runner uses `dataDir` (its marker under <dataDir>/runners); markers of dead runners are removed.
+ * Call it after markRunner (with this runner's marker as `own`): two runners starting together then both see each
+ * other, and neither sweeps what the other is writing.
+ */
+export async function otherRunnersAlive(dataDir: string, own?: string): Promise<boolean> {
   const dir = path.join(dataDir, 'runners');
   let othersAlive = false;
   for (const name of await entries(dir)) {
+    if (name === own) continue;
     const pid = Number(name.split('-')[0]);
     if (Number.isInteger(pid) && pid > 0 && alive(pid)) othersAlive = true;
     else await rm(path.join(dir, name), { force: true });
@@ -72,13 +77,19 @@ export async function otherRunnersAlive(dataDir: string): Promise<boolean> {
   return othersAlive;
 }
 
-/** Marks this runner as using `dataDir` until the returned function is called. */
-export async function markRunner(dataDir: string): Promise<() => Promise<void>> {
+/** Marks this runner as using `dataDir` until `unmark` is called; `name` is the marker's file name. */
+export async function markRunner(dataDir: string): Promise<{ name: string; unmark: () => Promise<void> }> {
   const dir = path.join(dataDir, 'runners');
   await mkdir(dir, { recursive: true });
-  const mine = path.join(dir, `${process.pid}-${randomUUID()}`);
-  await writeFile(mine, '');
-  return () => rm(mine, { force: true });
+  const name = `${process.pid}-${randomUUID()}`;
+  await writeFile(path.join(dir, name), '');
+  return { name, unmark: () => rm(path.join(dir, name), { force: true }) };
+}
+
+/** `<name>.tmp-<pid>-…` (java-env.ts buildHarness): a build still under way while its process lives. */
+function buildOfLiveProcess(name: string): boolean {
+  const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+  return Number.isInteger(pid) && pid > 0 && alive(pid);
 }
 
 async function entries(dir: string): Promise<string[]> {
@@ -103,7 +114,8 @@ export async function sweepLeftovers(dataDir: string, othersAlive: boolean): Pro
   }
   for (const name of await entries(path.join(dataDir, 'snapshots'))) if (name.endsWith('.tmp')) doomed.push(path.join(dataDir, 'snapshots', name));
   for (const name of await entries(path.join(dataDir, 'trees'))) if (name.startsWith('.')) doomed.push(path.join(dataDir, 'trees', name));
-  for (const name of await entries(path.join(dataDir, 'harness'))) if (name.includes('.tmp-')) doomed.push(path.join(dataDir, 'harness', name));
+  // a harness build is javac writing into its .tmp directory: removing it mid-build left a cache of a few classes
+  for (const name of await entries(path.join(dataDir, 'harness'))) if (name.includes('.tmp-') && !buildOfLiveProcess(name)) doomed.push(path.join(dataDir, 'harness', name));
   for (const name of await entries(path.join(dataDir, 'work'))) doomed.push(path.join(dataDir, 'work', name));
   await Promise.all(doomed.map((p) => rm(p, { recursive: true, force: true })));
   return doomed;

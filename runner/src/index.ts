@@ -62,7 +62,9 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
   await prepareDataDir(dataDir, isRoot && (opts.sandbox ?? 'bwrap') === 'bwrap');
   const store = new SnapshotStore(dataDir);
   await store.init();
-  const othersAlive = await otherRunnersAlive(dataDir);
+  // marked before looking for others, so that two runners starting together never sweep each other's files
+  const marker = await markRunner(dataDir);
+  const othersAlive = await otherRunnersAlive(dataDir, marker.name);
   const swept = await sweepLeftovers(dataDir, othersAlive);
   if (swept.length) log(`removed ${swept.length} leftovers of earlier runs from ${dataDir} (temporary files, dead workers' directories)`);
   if (othersAlive) log(`another runner is using ${dataDir}: leftovers of earlier runs are not swept`);
@@ -112,7 +114,6 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
     server.listen(opts.port ?? 8765, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const unmark = await markRunner(dataDir);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
@@ -125,7 +126,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
         server.closeAllConnections();
       });
       await sandbox.close();
-      await unmark();
+      await marker.unmark();
     },
   };
 }

@@ -108,18 +108,35 @@ describe('data directory at start', () => {
   it('leaves the sweep to the last runner: nothing is removed while another live runner uses the directory', async () => {
     const work = path.join(dir, 'work', 'cold-busy');
     await mkdir(work, { recursive: true });
-    const unmark = await markRunner(dir); // this process is alive
+    const other = await markRunner(dir); // this process is alive
     try {
       expect(await otherRunnersAlive(dir)).toBe(true);
       expect(await sweepLeftovers(dir, true)).toEqual([]);
       await expect(stat(work)).resolves.toBeTruthy();
     } finally {
-      await unmark();
+      await other.unmark();
     }
     const dead = spawnSync('true').pid!;
     await writeFile(path.join(dir, 'runners', `${dead}-x`), '');
     expect(await otherRunnersAlive(dir)).toBe(false);
     expect(await readdir(path.join(dir, 'runners'))).toEqual([]);
     expect(await sweepLeftovers(dir, false)).toEqual([work]);
+  });
+
+  it("does not count a runner's own marker, and never sweeps a harness build whose process is alive", async () => {
+    const mine = await markRunner(dir);
+    try {
+      // a runner marks itself before it looks: alone, it is the only one
+      expect(await otherRunnersAlive(dir, mine.name)).toBe(false);
+      const building = path.join(dir, 'harness', `0123456789abcdef.tmp-${process.pid}-x`);
+      const dead = spawnSync('true').pid!;
+      const abandoned = path.join(dir, 'harness', `0123456789abcdef.tmp-${dead}-y`);
+      await mkdir(building, { recursive: true });
+      await mkdir(abandoned, { recursive: true });
+      expect(await sweepLeftovers(dir, false)).toEqual([abandoned]);
+      await expect(stat(building)).resolves.toBeTruthy();
+    } finally {
+      await mine.unmark();
+    }
   });
 });
