@@ -69,14 +69,54 @@ async function resolvePath(ws: Workspace, path: string, rect: Rectification[]): 
   throw new PatchApplyError(`the diff names ${path}, which does not exist in the repository; use a repository-relative path such as ${all.find((f) => f.endsWith('.java')) ?? 'src/…/X.java'}`);
 }
 
+/** A hunk that did not apply exactly as written: at another line (offset), or with mismatching context (fuzz). */
+export interface InexactHunk {
+  path: string;
+  /** 1-based number of the hunk within its file's section */
+  hunk: number;
+  kind: 'offset' | 'fuzz';
+  /** offset: lines from where the header put it to where it applied */
+  offset?: number;
+}
+
 export interface AppliedPatch {
   files: string[];
   rectifications: Rectification[];
+  /** hunks applied elsewhere than their header says, or only with fuzz (empty: every hunk applied exactly) */
+  inexact: InexactHunk[];
+}
+
+/** Where each hunk's old lines (context and removed) stand in `source`: exactly as the header says, elsewhere, or nowhere. */
+function inexactHunks(path: string, source: string, patch: StructuredPatch): InexactHunk[] {
+  const lines = source.replace(/\r\n/g, '\n').split('\n');
+  const out: InexactHunk[] = [];
+  patch.hunks.forEach((h, i) => {
+    const old = h.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => l.slice(1));
+    const at = (start: number) => old.every((l, k) => lines[start + k] === l);
+    // oldStart is 1-based; an empty old side (pure insertion) names the line after which it goes
+    const stated = old.length ? h.oldStart - 1 : h.oldStart;
+    if (at(stated)) return;
+    let found = -1;
+    for (let d = 1; d < lines.length && found < 0; d++) {
+      if (stated - d >= 0 && at(stated - d)) found = stated - d;
+      else if (stated + d < lines.length && at(stated + d)) found = stated + d;
+    }
+    out.push(found >= 0 ? { path, hunk: i + 1, kind: 'offset', offset: found - stated } : { path, hunk: i + 1, kind: 'fuzz' });
+  });
+  return out;
+}
+
+/** One line per inexact hunk, for people: "Strings.java hunk 1 applied 3 lines below where its header says". */
+export function describeInexact(h: InexactHunk): string {
+  if (h.kind === 'fuzz') return `${h.path}: hunk ${h.hunk} applied with fuzz (up to 2 of its context lines differ from the file)`;
+  const n = Math.abs(h.offset ?? 0);
+  return `${h.path}: hunk ${h.hunk} applied ${n} line${n === 1 ? '' : 's'} ${(h.offset ?? 0) > 0 ? 'below' : 'above'} where its header says (offset ${h.offset! > 0 ? '+' : ''}${h.offset})`;
 }
 
 /** Apply `diff` to `ws`; throws PatchApplyError naming the file and hunk that failed (the workspace is unchanged then). */
 export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<AppliedPatch> {
   const rect: Rectification[] = [];
+  const inexact: InexactHunk[] = [];
   const recount = recountHunks(diff);
   if (recount.changed) rect.push({ kind: 'other', message: `recomputed the line counts of ${recount.changed} hunk header(s)` });
   let patches: StructuredPatch[];
@@ -116,6 +156,7 @@ export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<App
           `its context/removed lines are not in the file${firstRemoved ? ` (e.g. ${JSON.stringify(firstRemoved.slice(1).trim())})` : ''}. Copy the lines exactly from the code shown.`,
       );
     }
+    inexact.push(...inexactHunks(path, source, p));
     writes.push({ path: newPath && newPath !== oldPath ? newPath : path, content: result });
     if (newPath === null) writes[writes.length - 1] = { path, content: null };
   }
@@ -123,5 +164,5 @@ export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<App
     if (w.content === null) await ws.delete(w.path);
     else await ws.write(w.path, w.content);
   }
-  return { files: writes.map((w) => w.path), rectifications: rect };
+  return { files: writes.map((w) => w.path), rectifications: rect, inexact };
 }

@@ -8,7 +8,7 @@ import type { ToolResult, Validator } from '../contracts/tools.ts';
 import type { StrategySpec } from '../contracts/strategy.ts';
 import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';
 import type { ValidationResult } from '../contracts/runner-api.ts';
-import { TRAJECTORY_SCHEMA_VERSION, type Outcome, type Rectification, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
+import { TRAJECTORY_SCHEMA_VERSION, type Outcome, type Rectification, type RunnerOutage, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
 import type { AnyTool } from './agent-tool.ts';
 import { buildBugContext } from './bug-context.ts';
 import { argsText, buildMessages, type PromptMemory, type PromptVars } from './prompt.ts';
@@ -23,6 +23,8 @@ import { errorSignature, summarizeValidation } from './validation-summary.ts';
 import { exactMatch, programPatch } from './outcome.ts';
 import { publicModelConfig } from './run-config.ts';
 import { fileDiff } from './step-diff.ts';
+import { guardValidator, runnerWaitPolicy, type RunnerWaitPolicy } from './runner-outage.ts';
+import { redactKnownSecrets } from '../llm/redact.ts';
 
 export const REPAIRLAB_VERSION = '0.1.0';
 
@@ -31,6 +33,11 @@ export type AgentEvent =
   | { type: 'model-delta'; runId: string; index: number; text: string }
   | { type: 'step'; runId: string; step: TrajStep }
   | { type: 'paused'; runId: string; nextIndex: number }
+  /** the runner is unavailable: the run waits `retryInMs`, then tries again (attempt = failed attempts so far) */
+  | { type: 'waiting-for-runner'; runId: string; attempt: number; maxRetries: number; retryInMs: number; error: string }
+  | { type: 'runner-back'; runId: string; waitedMs: number }
+  /** the retries ran out: the run is set aside as waiting-for-runner (resumable), without an outcome */
+  | { type: 'set-aside'; runId: string; reason: string }
   | { type: 'finished'; runId: string; outcome: Outcome };
 
 export interface RunAgentOptions {
@@ -69,6 +76,13 @@ export interface RunAgentOptions {
   trajectoryIndex?: number;
   /** re-validate the final patch after the run (default true) */
   recheck?: boolean;
+  /** how long an unavailable runner is waited for before the run is set aside (worker/agent/runner-outage.ts) */
+  runnerWait?: Partial<RunnerWaitPolicy>;
+  /**
+   * secrets (the model's API key) replaced by "[redacted key]" in everything the run records and the model sees
+   * again: replies, tool output, errors, the outcome. The providers redact their own key too; this is the backstop.
+   */
+  secrets?: readonly string[];
 }
 
 /** Arrays here only grow and their entries are not changed after being pushed (see memorySnapshot). */
@@ -83,6 +97,8 @@ interface LoopMemory extends PromptMemory {
   wallMsBefore: number;
   /** set when the loop has decided to end, before its last record: a run continued from that record only finishes */
   ended?: End;
+  /** the startup commands have yet to run (the runner was unavailable during them) */
+  startupPending?: boolean;
 }
 
 type End = { kind: 'finished' | 'budget' | 'stuck' | 'error' | 'user-stop'; reason: string };
@@ -210,6 +226,55 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   };
   cleanups.push(stopAborts);
 
+  // the configured key never reaches a record (nor the model again), whatever echoes it
+  const secrets = (opts.secrets ?? []).filter((k) => k.length >= 4);
+  const redact = (text: string) => (secrets.length ? redactKnownSecrets(text, secrets) : text);
+  const redactResult = (r: ToolResult): ToolResult => {
+    if (!secrets.length) return r;
+    return { ...r, output: redact(r.output), shown: redact(r.shown), ...(r.data ? { data: JSON.parse(redact(JSON.stringify(r.data))) as Record<string, unknown> } : {}) };
+  };
+
+  // ---- runner outages (worker/agent/runner-outage.ts): waited for, never shown to the model ----
+  const waitPolicy = runnerWaitPolicy(opts.runnerWait);
+  let phase: RunnerOutage['phase'] = 'startup';
+  let stepInFlight: number | undefined;
+  /**
+   * While a step's tool (or the startup) runs: the point it started from. A record made while waiting for the runner
+   * resumes from there, so a continued run asks the model again instead of seeing a half-done tool call.
+   */
+  let stepBase: { overlay: Overlay; seenCommands: number; formatErrors: number; startup?: true } | undefined;
+  /** the previous step's record, in flight while the next tool runs: a waiting record goes after it */
+  let pendingRecord: Promise<unknown> | undefined;
+  /** records made while waiting go one at a time (variants validate concurrently) */
+  let waitRecords: Promise<void> = Promise.resolve();
+  const noteOutage = (outage: RunnerOutage) => {
+    traj.runnerOutages ??= [];
+    if (!traj.runnerOutages.includes(outage)) traj.runnerOutages.push(outage);
+  };
+  const guardFor = (signal: AbortSignal) =>
+    guardValidator(opts.validator, waitPolicy, {
+      signal,
+      phase: () => phase,
+      stepIndex: () => stepInFlight,
+      redact,
+      onWait: async (outage, retryInMs) => {
+        noteOutage(outage);
+        const record = waitRecords.then(async () => {
+          await pendingRecord?.catch(() => undefined);
+          await persist('waiting-for-runner');
+        });
+        waitRecords = record.catch(() => undefined);
+        // announced once the record says so
+        await record;
+        emit({ type: 'waiting-for-runner', runId, attempt: outage.attempts, maxRetries: waitPolicy.maxRetries, retryInMs, error: outage.lastError.message });
+      },
+      onBack: async (outage) => {
+        traj.status = 'running';
+        emit({ type: 'runner-back', runId, waitedMs: outage.waitedMs });
+      },
+    });
+  const guard = guardFor(abort.signal);
+
   // tokens and cost so far, kept as steps are pushed (budgets are checked every cycle; a resumed run starts from its steps).
   // A step without a known price adds nothing to `cost` — the cost budget holds the priced steps to it, and
   // budgets.unknownPrice "stop" ends the run at such a step instead — and makes the run's total unknown (null).
@@ -229,7 +294,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const auxiliaryLlm: LlmProvider | undefined = inner && {
     ...inner,
     async complete(req) {
-      const res = await inner.complete(req);
+      const res = { ...(await inner.complete(req)) };
+      res.content = redact(res.content);
       const cost = costOf(res.model, res.usage);
       const use = (auxiliaryUse ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
       use.calls++;
@@ -246,6 +312,14 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     return use;
   };
   for (const s of traj.steps) count(s);
+  /** a model call whose step was abandoned to a runner outage: paid for all the same */
+  const countAbandoned = (a: NonNullable<RunnerOutage['abandonedStep']>) => {
+    spent.input += a.tokens.input;
+    spent.output += a.tokens.output;
+    if (a.costUsd === null) spent.unpriced++;
+    else spent.cost += a.costUsd;
+  };
+  for (const o of traj.runnerOutages ?? []) if (o.abandonedStep) countAbandoned(o.abandonedStep);
   const pushStep = (s: TrajStep) => {
     traj.steps.push(s);
     count(s);
@@ -288,7 +362,22 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const snapshot = (status: Trajectory['status']) => {
     traj.status = status;
     traj.updatedAt = nowIso();
-    traj.resume = { state: memory.state, overlay: ws.overlay(), memory: memorySnapshot() as unknown as Record<string, unknown> };
+    const saved = memorySnapshot();
+    if (stepBase) {
+      // mid-step (waiting for the runner): the point the step started from
+      saved.seenCommands = saved.seenCommands.slice(0, stepBase.seenCommands);
+      saved.formatErrors = stepBase.formatErrors;
+      if (stepBase.startup) saved.startupPending = true;
+    }
+    traj.resume = { state: memory.state, overlay: stepBase?.overlay ?? ws.overlay(), memory: saved as unknown as Record<string, unknown> };
+  };
+  /** The retries ran out: the run is recorded as waiting-for-runner, resumable, and returned without an outcome. */
+  const setAside = async (outage: RunnerOutage): Promise<Trajectory> => {
+    const reason = `the runner was unavailable (${outage.lastError.message}) through ${outage.attempts} attempts; the run is set aside as waiting-for-runner: continue it once the runner is back`;
+    await waitRecords;
+    await persist('waiting-for-runner');
+    emit({ type: 'set-aside', runId, reason });
+    return traj;
   };
   /** a step was pushed and not yet recorded: it is recorded while the next model and tool calls are in flight (or at the end) */
   let unsaved = false;
@@ -320,24 +409,44 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   // a run saved after it decided to end (a crash during the final re-check) is only finished when continued
   let end: End | undefined = memory.ended;
 
-  // startup commands (RepairAgent runs the tests once before the first cycle); not on resume
-  if (!resume) {
+  // startup commands (RepairAgent runs the tests once before the first cycle); not on resume, unless a runner outage
+  // kept them from finishing
+  if (!resume || memory.startupPending) {
+    traj.startup = [];
+    memory.gathered = [];
+    memory.validations = 0;
+    stepBase = { overlay: ws.overlay(), seenCommands: memory.seenCommands.length, formatErrors: memory.formatErrors, startup: true };
     for (const cmd of spec.startup) {
       const tool = tools.find((t) => t.definition.name === cmd.tool);
       if (!tool) throw new Error(`strategy ${spec.id}: startup command ${cmd.tool} is not among the run's tools (${defs.map((d) => d.name).join(', ')})`);
       let result: ToolResult;
       try {
-        result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+        result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
       } catch (err) {
         const msg = `The startup command ${cmd.tool} failed: ${(err as Error)?.message ?? String(err)}`;
         result = { ok: false, output: msg, shown: msg };
       }
+      guard.takeOutages().forEach(noteOutage);
+      const lost = guard.takeUnresolved();
+      if (lost) {
+        // the startup runs again when the run goes on; a stop ends the run as it would anyway
+        ws.setOverlay(stepBase.overlay);
+        traj.startup = [];
+        memory.gathered = [];
+        memory.validations = 0;
+        if (!abort.signal.aborted) return setAside(lost);
+        break;
+      }
+      result = redactResult(result);
       if (result.validation) memory.validations++;
       const shown = trimObservation(result.shown, spec.observation).text;
       traj.startup.push({ name: cmd.tool, args: cmd.args, ok: result.ok, output: result.output, shown, ...(result.validation ? { verdict: result.validation } : {}) });
       memory.gathered.push({ step: -1, tool: cmd.tool, args: cmd.args, argsText: argsText(cmd.args), ok: result.ok, shown });
     }
+    stepBase = undefined;
+    if (!abort.signal.aborted) memory.startupPending = undefined;
   }
+  phase = 'step';
 
   const firstNewStep = traj.steps.length;
   windowStart = performance.now();
@@ -363,6 +472,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
 
     const index = traj.steps.length;
     const state = memory.state;
+    const seenAtStart = memory.seenCommands.length;
+    const formatErrorsAtStart = memory.formatErrors;
     const stateSpec = spec.states.find((s) => s.name === state)!;
     const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
     const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
@@ -416,8 +527,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     try {
       const res = await call;
       modelEnd = performance.now();
-      reply = res.content;
-      step.response = { content: res.content, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
+      reply = redact(res.content);
+      step.response = { content: reply, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
       step.tokens = { input: res.usage.inputTokens, output: res.usage.outputTokens, estimated: Boolean(res.meta?.usageEstimated) };
       step.costUsd = costOf(res.model, res.usage);
       timeModel();
@@ -426,11 +537,11 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
       step.latencyMs.background = await background.done;
       const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
       step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
-      step.error = { code: e.code, message: e.message };
+      step.error = { code: e.code, message: redact(e.message) };
       if (e.code === 'aborted') {
         end = opts.signal?.aborted ? { kind: 'user-stop', reason: 'stopped by the user' } : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s)` };
       } else {
-        end = { kind: 'error', reason: `model error (${e.code}): ${e.message}` };
+        end = { kind: 'error', reason: `model error (${e.code}): ${redact(e.message)}` };
       }
       // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
       step.latencyMs.engine = closeWindow();
@@ -492,14 +603,45 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
         const tool = tools.find((t) => t.definition.name === cmd.name)!;
         const overlayBefore = ws.overlay();
         const toolStart = performance.now();
+        stepInFlight = index;
+        stepBase = { overlay: overlayBefore, seenCommands: seenAtStart, formatErrors: formatErrorsAtStart };
+        pendingRecord = background.done;
         try {
-          result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: opts.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+          result = await tool.run(cmd.args, { workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
         } catch (err) {
           const msg = `The command ${cmd.name} failed: ${(err as Error)?.message ?? String(err)}`;
           result = { ok: false, output: msg, shown: msg };
         }
+        stepBase = undefined;
+        stepInFlight = undefined;
+        result = redactResult(result);
         step.latencyMs.tool = performance.now() - toolStart;
         windowExcluded += step.latencyMs.tool;
+        const outages = guard.takeOutages();
+        outages.forEach(noteOutage);
+        if (outages.length) step.latencyMs.runnerWait = outages.reduce((sum, o) => sum + o.waitedMs, 0);
+        const lost = guard.takeUnresolved();
+        if (lost) {
+          // the tool's result is the runner's trouble, not an answer: not shown to the model, the step not taken
+          const aux = takeAuxiliaryUse();
+          ws.setOverlay(overlayBefore);
+          memory.seenCommands = memory.seenCommands.slice(0, seenAtStart);
+          memory.formatErrors = formatErrorsAtStart;
+          lost.abandonedStep = {
+            index,
+            reply,
+            model: step.response?.model ?? '',
+            tokens: { input: step.tokens.input + (aux?.inputTokens ?? 0), output: step.tokens.output + (aux?.outputTokens ?? 0) },
+            costUsd: step.costUsd === null || aux?.costUsd === null ? null : (step.costUsd ?? 0) + (aux?.costUsd ?? 0),
+          };
+          countAbandoned(lost.abandonedStep);
+          await background.done;
+          if (!abort.signal.aborted) return setAside(lost);
+          end = opts.signal?.aborted
+            ? { kind: 'user-stop', reason: 'stopped by the user (while waiting for the runner)' }
+            : { kind: 'budget', reason: `wall-time budget reached (${(spec.budgets.maxWallMs ?? 0) / 1000} s) while waiting for the runner` };
+          break;
+        }
         const auxiliary = takeAuxiliaryUse();
         if (auxiliary) step.auxiliary = auxiliary;
         if (!result.ok) step.status = 'tool-error';
@@ -533,6 +675,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   memory.ended = end;
   const lastRecord = unsaved ? persist('running', true) : undefined;
   lastRecord?.catch(() => undefined); // awaited below
+  pendingRecord = lastRecord;
   // the time since the last step was pushed (emitting it, starting its record, the last checks) belongs to it:
   // replaced, not changed in place, so a recorder sees that it changed
   const tail = closeWindow();
@@ -541,6 +684,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   stopAborts();
   const outcome = await finish(end);
   await lastRecord;
+  if (!outcome) return setAside(traj.runnerOutages!.at(-1)!);
   traj.outcome = outcome;
   traj.status = 'finished';
   traj.updatedAt = nowIso();
@@ -604,7 +748,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     return renderTemplate(spec.prompt.observation, vars, `${spec.id}.observation`) + note;
   }
 
-  async function finish(e: End): Promise<Outcome> {
+  /** The outcome; undefined when the re-check could not reach the runner (the run is then set aside, to finish later). */
+  async function finish(e: End): Promise<Outcome | undefined> {
     let finalPatch = await programPatch(ws, opts.bug);
     if (!finalPatch && memory.plausibleOverlay) {
       ws.setOverlay(memory.plausibleOverlay);
@@ -614,12 +759,16 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     let plausible: boolean | null = null;
     let reason = e.reason;
     if (finalPatch && opts.recheck !== false) {
+      // a stop during the re-check cancels it (the outcome says so); so does it end a wait for the runner
+      phase = 'recheck';
+      const recheckGuard = guardFor(opts.signal ?? new AbortController().signal);
       try {
-        // a stop during the re-check cancels it (the outcome says so)
-        recheck = await opts.validator.validate(ws, { mode: 'failing-first', tests: opts.bug.failingTests }, { ...(opts.signal ? { signal: opts.signal } : {}) });
+        recheck = await recheckGuard.validator.validate(ws, { mode: 'failing-first', tests: opts.bug.failingTests }, { ...(opts.signal ? { signal: opts.signal } : {}) });
         plausible = recheck.plausible;
       } catch (err) {
-        reason += `; the final re-check failed: ${(err as Error).message}`;
+        recheckGuard.takeOutages().forEach(noteOutage);
+        if (recheckGuard.takeUnresolved() && !opts.signal?.aborted) return undefined;
+        reason += `; the final re-check failed: ${redact((err as Error).message)}`;
       }
     } else if (finalPatch) {
       plausible = traj.steps.findLast((s) => s.verdict)?.verdict?.plausible ?? null;
@@ -636,8 +785,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     const status: Outcome['status'] = plausible ? 'plausible' : e.kind === 'error' ? 'error' : e.kind === 'user-stop' || opts.signal?.aborted ? 'stopped' : 'implausible';
     return {
       status,
-      reason,
-      finalPatch,
+      reason: redact(reason),
+      finalPatch: redact(finalPatch),
       plausible,
       ...(recheck ? { recheck } : {}),
       exactMatch: match,

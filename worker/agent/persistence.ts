@@ -118,7 +118,7 @@ async function assemble(records: RecordStore, raw: unknown, runId: string, colle
   return { ...rest, steps };
 }
 
-/** Runs saved as running or paused: a reload interrupted them; pass one to runAgent({ resumeFrom }). */
+/** Runs saved as running, paused or waiting-for-runner: a reload (or an unavailable runner) interrupted them; pass one to runAgent({ resumeFrom }). */
 export async function unfinishedRuns(records: RecordStore, collections: TrajectoryCollections = DEFAULT_COLLECTIONS): Promise<Trajectory[]> {
   const out: Trajectory[] = [];
   for (const [id, h] of await storedHeaders(records, collections)) {

@@ -27,3 +27,28 @@ export function oneOf<T extends string>(flag: string, value: string, allowed: re
   if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} ${value}: use one of ${allowed.join(', ')}.`);
   return value as T;
 }
+
+/** A text file given on the command line, and how many bytes were not UTF-8 (decoded as U+FFFD, so reported). */
+export interface FlagText {
+  text: string;
+  /** invalid UTF-8 sequences replaced while decoding (0: decoded exactly) */
+  replaced: number;
+}
+
+/** Decodes `bytes` as UTF-8; invalid sequences become U+FFFD and are counted, never silently. */
+export function decodeUtf8(bytes: Uint8Array): FlagText {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), replaced: 0 };
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    // U+FFFD that decoding produced (not ones the file held as valid UTF-8: EF BF BD)
+    const inFile = countOf(bytes, [0xef, 0xbf, 0xbd]);
+    return { text, replaced: Math.max(1, [...text].filter((c) => c === '\uFFFD').length - inFile) };
+  }
+}
+
+function countOf(bytes: Uint8Array, seq: number[]): number {
+  let n = 0;
+  for (let i = 0; i + seq.length <= bytes.length; i++) if (seq.every((b, k) => bytes[i + k] === b)) n++;
+  return n;
+}

@@ -23,6 +23,34 @@ export const ParsedCommand = z.object({
 });
 export type ParsedCommand = z.infer<typeof ParsedCommand>;
 
+/**
+ * A stretch of time in which the runner was unreachable or answered 5xx. Infrastructure, not the agent's doing: the
+ * validation was retried with backoff (the run `waiting-for-runner` meanwhile) instead of being shown to the model.
+ */
+export const RunnerOutage = z.object({
+  /** where the validation was asked for: a startup command, a step's tool, the final re-check */
+  phase: z.enum(['startup', 'step', 'recheck']),
+  /** the step in flight (phase "step") */
+  stepIndex: z.number().int().nonnegative().optional(),
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  /** failed attempts (each after the runner client's own quick retries) */
+  attempts: z.number().int().nonnegative(),
+  /** time spent waiting for the runner, not charged to the agent (inside the step's tool time) */
+  waitedMs: z.number().nonnegative(),
+  /** true: the runner answered again and the validation went on; false: the retries ran out or a stop ended the wait */
+  resolved: z.boolean(),
+  lastError: z.object({ code: z.string(), message: z.string(), status: z.number().int().optional() }),
+  /**
+   * an unresolved outage in a step: the model's reply whose tool call could not finish. It was not shown a result and
+   * is not among the steps; a continued run asks the model again from the same point. Its tokens and cost count.
+   */
+  abandonedStep: z
+    .object({ index: z.number().int().nonnegative(), reply: z.string(), model: z.string(), tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }), costUsd: z.number().nonnegative().nullable() })
+    .optional(),
+});
+export type RunnerOutage = z.infer<typeof RunnerOutage>;
+
 export const StepStatus = z.enum(['ok', 'format-error', 'tool-error', 'refused', 'llm-error', 'stopped']);
 
 export const TrajStep = z.object({
@@ -76,7 +104,8 @@ export const TrajStep = z.object({
     .object({ calls: z.number().int().positive(), inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative().nullable() })
     .optional(),
   /** background: engine work done while the model and tool calls were in flight (persisting the previous step, the prompt hash), inside `model` and `tool` */
-  latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number(), background: z.number().optional() }),
+  /** runnerWait: time the tool's validations waited for an unavailable runner (inside `tool`; see `runnerOutages`) */
+  latencyMs: z.object({ model: z.number(), tool: z.number(), engine: z.number(), background: z.number().optional(), runnerWait: z.number().optional() }),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type TrajStep = z.infer<typeof TrajStep>;
@@ -114,7 +143,8 @@ export const Trajectory = z.object({
   runId: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  status: z.enum(['running', 'paused', 'finished']),
+  /** waiting-for-runner: the runner was unavailable; the run waits (or, its retries spent, was set aside) and is resumable */
+  status: z.enum(['running', 'paused', 'waiting-for-runner', 'finished']),
   versions: z.object({ repairlab: z.string(), trajectorySchema: z.number().int(), strategySchema: z.number().int(), runtime: z.string() }),
   /** everything needed to re-run: the resolved strategy (preset + overrides), the model settings (no key), tool settings */
   config: z.object({
@@ -144,6 +174,8 @@ export const Trajectory = z.object({
     .array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean(), output: z.string(), shown: z.string(), verdict: ValidationResult.optional() }))
     .default([]),
   steps: z.array(TrajStep),
+  /** every time the runner was unavailable during the run, in order (absent: never) */
+  runnerOutages: z.array(RunnerOutage).optional(),
   outcome: Outcome.optional(),
   /** set when the record was converted from another tool's trajectory file (for viewing only) */
   imported: z.object({ format: z.enum(['mini-swe-agent', 'swe-agent']), file: z.string(), info: z.record(z.string(), z.unknown()) }).optional(),

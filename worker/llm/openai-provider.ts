@@ -3,7 +3,7 @@
 // servers like Ollama/vLLM pass) and in Node. Retries 429/5xx itself so each retry is visible in meta.
 import OpenAI from 'openai';
 import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
-import { redactSecrets } from './redact.ts';
+import { redactKnownSecrets, redactSecrets } from './redact.ts';
 import { estimateUsage } from './usage-estimate.ts';
 
 export interface OpenAiProviderConfig {
@@ -178,6 +178,8 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     keyProvided: Boolean(config.apiKey),
   };
 
+  const hideKey = (text: string) => (config.apiKey ? redactKnownSecrets(text, [config.apiKey]) : text);
+
   async function once(req: CompletionRequest): Promise<Omit<CompletionResponse, 'latencyMs'>> {
     const params = {
       model: config.model,
@@ -229,10 +231,14 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
       const started = performance.now();
       let retries = 0;
+      const onDelta = req.onDelta;
+      // streamed text shown as it comes: a key split across two chunks is caught in the whole reply only
+      const keyless: CompletionRequest = onDelta ? { ...req, onDelta: (text) => onDelta(hideKey(text)) } : req;
       for (;;) {
         try {
-          const res = await once(req);
-          return { ...res, latencyMs: performance.now() - started, meta: { ...res.meta, retries } };
+          const res = await once(keyless);
+          // a reply that echoes the key does not carry it any further (records, cassettes, the next prompt)
+          return { ...res, content: hideKey(res.content), latencyMs: performance.now() - started, meta: { ...res.meta, retries } };
         } catch (err) {
           if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
           if (isRetryable(err) && retries < maxRetries) {

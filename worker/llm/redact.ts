@@ -10,3 +10,13 @@ export function redactSecrets(text: string, apiKey?: string): string {
   out = out.replace(/(Bearer\s+)[^\s"']+/gi, '$1[redacted]');
   return out;
 }
+
+/**
+ * Replaces each given secret (exactly as configured) wherever it occurs — for recorded text at large (replies, tool
+ * output, code), where redactSecrets' key-shaped patterns would also change ordinary text.
+ */
+export function redactKnownSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted key]');
+  return out;
+}

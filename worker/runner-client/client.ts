@@ -15,10 +15,10 @@ import {
 import type { Validator } from '../contracts/tools.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import { bytesToBase64 } from './base64.ts';
-import { errorFromResponse, RunnerError, unreachable } from './errors.ts';
+import { defaultSurface, errorFromResponse, RunnerError, unreachable, type RunnerAdviceSurface } from './errors.ts';
 
 export { RunnerError } from './errors.ts';
-export type { RunnerErrorCode } from './errors.ts';
+export type { RunnerAdviceSurface, RunnerErrorCode } from './errors.ts';
 
 export interface RunnerClientOptions {
   url: string;
@@ -30,6 +30,8 @@ export interface RunnerClientOptions {
   backoffMs?: number;
   /** client-side timeout per request in ms (default: the validation wall clock + 30 s, 120 s otherwise) */
   timeoutMs?: number;
+  /** whose advice error messages give: the app's settings or the CLI's flags (default: by the environment) */
+  surface?: RunnerAdviceSurface;
 }
 
 export interface ValidateOptions {
@@ -53,6 +55,7 @@ export class RunnerClient {
   private readonly retries: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number | undefined;
+  private readonly surface: RunnerAdviceSurface;
   /** tree ids known to be complete on the runner (saves a round trip per validation) */
   private readonly knownSnapshots = new Set<string>();
   private readonly pendingSnapshots = new Map<string, Promise<void>>();
@@ -66,6 +69,7 @@ export class RunnerClient {
     this.retries = opts.retries ?? 3;
     this.backoffMs = opts.backoffMs ?? 250;
     this.timeoutMs = opts.timeoutMs;
+    this.surface = opts.surface ?? defaultSurface();
   }
 
   private async request(method: string, path: string, body: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
@@ -87,7 +91,7 @@ export class RunnerClient {
         if (timeout.aborted) {
           throw new RunnerError('timeout', `The runner at ${this.url} did not finish ${method} ${path} within ${opts.timeoutMs} ms. Raise the limit or check the runner's console.`);
         }
-        lastError = unreachable(this.url, e);
+        lastError = unreachable(this.url, e, this.surface);
         continue; // network errors are retried
       }
       const text = await res.text();
@@ -101,7 +105,7 @@ export class RunnerClient {
         if (parsed === undefined) throw new RunnerError('server', `The runner at ${this.url} answered ${method} ${path} with something that is not JSON.`);
         return parsed;
       }
-      const err = errorFromResponse(this.url, res.status, parsed as { error?: string; code?: string });
+      const err = errorFromResponse(this.url, res.status, parsed as { error?: string; code?: string }, this.surface);
       if (res.status >= 500 && err.code === 'server') {
         lastError = err;
         continue; // transient server trouble is retried

@@ -21,15 +21,40 @@ export class RunnerError extends Error {
   }
 }
 
+/**
+ * Where the advice is read: the browser app (Settings → Runner) or a terminal (the CLI's flags and environment
+ * variables). The app's advice unless the process said otherwise (the CLI does, at its start).
+ */
+export type RunnerAdviceSurface = 'browser' | 'terminal';
+
+let processSurface: RunnerAdviceSurface = 'browser';
+
+/** For the whole process (the CLI): runner errors give the advice of this surface unless a client names its own. */
+export function setRunnerAdviceSurface(surface: RunnerAdviceSurface): void {
+  processSurface = surface;
+}
+
+export function defaultSurface(): RunnerAdviceSurface {
+  return processSurface;
+}
+
+/** The CLI's ways of naming a runner (worker/cli/node-engine.ts withRunner). */
+const TERMINAL_RUNNER = 'pass --runner <url> --token <token> (or set REPAIRLAB_RUNNER_URL and REPAIRLAB_RUNNER_TOKEN), or leave both out to start a runner in this process';
+
 /** Maps an HTTP error answer ({error, code} body) to a RunnerError with advice. */
-export function errorFromResponse(url: string, status: number, body: { error?: string; code?: string; detail?: unknown } | undefined): RunnerError {
+export function errorFromResponse(
+  url: string,
+  status: number,
+  body: { error?: string; code?: string; detail?: unknown } | undefined,
+  surface: RunnerAdviceSurface = defaultSurface(),
+): RunnerError {
   const said = body?.error ? ` (${body.error})` : '';
   if (status === 401) {
-    return new RunnerError(
-      'unauthorized',
-      `The runner at ${url} refused the token${said}. Copy the token printed by \`npm start\` into Settings → Runner.`,
-      status,
-    );
+    const advice =
+      surface === 'terminal'
+        ? `Give the token the runner printed at its start: --token <token> or REPAIRLAB_RUNNER_TOKEN (or leave out --runner to start a runner in this process).`
+        : `Copy the token printed by \`npm start\` into Settings → Runner.`;
+    return new RunnerError('unauthorized', `The runner at ${url} refused the token${said}. ${advice}`, status);
   }
   if (status === 403 && body?.code === 'forbidden-origin') {
     return new RunnerError('forbidden-origin', `The runner at ${url} does not accept this page's origin${said}.`, status);
@@ -43,8 +68,11 @@ export function errorFromResponse(url: string, status: number, body: { error?: s
   return new RunnerError('server', `The runner at ${url} failed (HTTP ${status})${said}. Check the runner's console output.`, status, body?.detail);
 }
 
-export function unreachable(url: string, cause: unknown): RunnerError {
+export function unreachable(url: string, cause: unknown, surface: RunnerAdviceSurface = defaultSurface()): RunnerError {
   const why = cause instanceof Error ? cause.message : String(cause);
+  if (surface === 'terminal') {
+    return new RunnerError('unreachable', `The runner at ${url} did not answer (${why}): start it (\`npm start\`) and ${TERMINAL_RUNNER}.`);
+  }
   return new RunnerError(
     'unreachable',
     `The runner at ${url} did not answer (${why}): start it with \`npm start\`, or set its URL under Settings → Runner. ` +
