@@ -7,12 +7,12 @@ import type { Trajectory } from './contracts/trajectory.ts';
 import { parseStrategySpec, type StrategySpec } from './contracts/strategy.ts';
 import type { ModelSettings, RunEvent, RunRequest } from './engine-api.ts';
 import type { Engine } from './engine.ts';
-import type { AnyTool } from './agent/agent-tool.ts';
-import { newRunId, runAgent } from './agent/loop.ts';
+import { newRunId, runAgent, type AgentEvent } from './agent/loop.ts';
+import type { RunnerWaitPolicy } from './agent/runner-outage.ts';
 import { RunControl } from './agent/run-control.ts';
 import { listPresets, resolveStrategy } from './agent/presets/index.ts';
-import { applyPatchTool } from './agent/engine-tools.ts';
-import { toolkit } from './tools/registry.ts';
+import { toolsForStrategy } from './agent/presets/strategy-tools.ts';
+import { costBudgetRefusal, DEFAULT_PRICES } from './agent/prices.ts';
 import { createOpenAiProvider } from './llm/openai-provider.ts';
 import { createScriptedProvider } from './llm/scripted-provider.ts';
 import { createReplayProvider } from './llm/replay-provider.ts';
@@ -38,18 +38,26 @@ export interface RunSummary {
   interrupted: boolean;
 }
 
+export interface RunManagerOptions {
+  /** how long an unavailable runner is waited for before a run is set aside (default: DEFAULT_RUNNER_WAIT) */
+  runnerWait?: Partial<RunnerWaitPolicy>;
+  /** runner outages as they happen (the CLI prints them; RunEvents carry only the outcome) */
+  onRunnerEvent?: (e: Extract<AgentEvent, { type: 'waiting-for-runner' | 'runner-back' | 'set-aside' }>) => void;
+}
+
 interface ActiveRun {
   control: RunControl;
   abort: AbortController;
   human?: { answer(text: string): void };
 }
 
-/** The tools a strategy may call: its toolkit, narrowed to the tools its states name. */
-export function toolsForStrategy(strategy: StrategySpec): AnyTool[] {
-  if (strategy.toolkit === 'engine') return [applyPatchTool];
-  const named = new Set(strategy.states.flatMap((s) => s.tools));
-  const all = toolkit(strategy.toolkit);
-  return named.has('*') ? all : all.filter((t) => named.has(t.definition.name) || (t.definition.aliases ?? []).some((a) => named.has(a)));
+/** The tools a strategy may call (kept here for the importers of this module). */
+export { toolsForStrategy };
+
+/** A cost budget is never silently off: an unpriced model with unknownPrice "ask" stops the run before it starts. */
+function refuseUnpricedCostBudget(strategy: StrategySpec, request: Pick<RunRequest, 'model' | 'prices'>): void {
+  const refusal = costBudgetRefusal(strategy.budgets, request.model, request.prices ?? DEFAULT_PRICES);
+  if (refusal) throw new Error(refusal);
 }
 
 export class RunManager {
@@ -62,6 +70,7 @@ export class RunManager {
     private readonly engine: Engine,
     /** loads the Java parser the RepairAgent and HAFix tools need (wasm URLs in the browser, bytes in Node) */
     private readonly initJava: () => Promise<unknown>,
+    private readonly options: RunManagerOptions = {},
   ) {}
 
   listPresets() {
@@ -75,6 +84,7 @@ export class RunManager {
    */
   async start(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory[]> {
     const strategy = resolveStrategy(request.preset, { variants: request.variants, overrides: request.overrides });
+    refuseUnpricedCostBudget(strategy, request);
     historyRequest(strategy.toolSettings); // refuse bad history settings before anything starts
     if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
       this.javaReady ??= this.initJava();
@@ -84,14 +94,17 @@ export class RunManager {
     const trajectories: Trajectory[] = [];
     for (let index = 0; index < count; index++) {
       const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
-      trajectories.push(await this.runOne(request, strategy, { index, count }, run, onEvent));
-      if (run.abort.signal.aborted || run.control.stopRequested) break;
+      const t = await this.runOne(request, strategy, { index, count }, run, onEvent);
+      trajectories.push(t);
+      // set aside (the runner is unavailable): the later trajectories would only wait as well
+      if (run.abort.signal.aborted || run.control.stopRequested || t.status !== 'finished') break;
     }
     return trajectories;
   }
 
   /**
-   * Continues a saved run that a reload or a crash interrupted (saved as running or paused, with its resume point):
+   * Continues a saved run that a reload or a crash interrupted, or that was set aside while the runner was unavailable
+   * (saved as running, paused or waiting-for-runner, with its resume point):
    * the same run id, the recorded strategy and steps, and the model and runner of `settings` — the record keeps no
    * key. A replayed or scripted model goes on from the reply after the last step's. Only this trajectory goes on,
    * not the later ones of a several-trajectory request.
@@ -112,6 +125,7 @@ export class RunManager {
     if (!saved) throw new Error(`There is no saved run ${runId}.`);
     if (saved.status === 'finished' || !saved.resume) throw new Error(`Run ${runId} has finished: there is nothing to continue. Start a new run instead.`);
     const strategy = parseStrategySpec(saved.config.strategy, `the strategy recorded with run ${runId}`);
+    refuseUnpricedCostBudget(strategy, { model: settings.model, prices: saved.config.prices as RunRequest['prices'] });
     historyRequest(strategy.toolSettings);
     if (strategy.toolkit !== 'engine' && strategy.toolkit !== 'passerine') {
       this.javaReady ??= this.initJava();
@@ -161,6 +175,9 @@ export class RunManager {
           runId,
           ...(resumeFrom ? { resumeFrom } : {}),
           groundTruthPatch: bug.groundTruth.patch,
+          ...(this.options.runnerWait ? { runnerWait: this.options.runnerWait } : {}),
+          // the key never reaches the record, whatever echoes it (the provider redacts its replies too)
+          ...(request.model.kind === 'openai' && request.model.apiKey ? { secrets: [request.model.apiKey] } : {}),
           ...(request.prices ? { prices: request.prices } : {}),
           // RepairAgent's second model (write_fix variants, generate_method_body): the run's own endpoint and model
           ...(request.model.kind === 'openai' ? { auxiliaryLlm: createOpenAiProvider({ ...request.model, stream: false }) } : {}),
@@ -170,7 +187,11 @@ export class RunManager {
           onEvent: (e) => {
             if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
             else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
-            else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.last === true || trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
+            else if (e.type === 'waiting-for-runner' || e.type === 'runner-back') this.options.onRunnerEvent?.(e);
+            else if (e.type === 'set-aside') {
+              this.options.onRunnerEvent?.(e);
+              onEvent({ type: 'run-failed', runId, error: e.reason });
+            } else if (e.type === 'finished') onEvent({ type: 'run-finished', runId, outcome: e.outcome, last: trajectory.last === true || trajectory.index === trajectory.count - 1 || run.control.stopRequested || run.abort.signal.aborted });
           },
         });
       } catch (e) {

@@ -8,6 +8,7 @@ import { applyPatchTool } from './engine-tools.ts';
 import { parseByFormat } from './middleware/parse.ts';
 import { rectifyCommand } from './middleware/rectify.ts';
 import { resolveStrategy } from './presets/index.ts';
+import { toolsForStrategy } from './presets/strategy-tools.ts';
 
 export interface ParsedReply {
   preset: string;
@@ -26,7 +27,8 @@ export function toolDefinitionsFor(toolkit: string): Pick<ToolDefinition, 'name'
 
 export async function parseReply(preset: string, text: string, opts: { variants?: string[]; overrides?: Record<string, unknown> } = {}): Promise<ParsedReply> {
   const spec = resolveStrategy(preset, opts);
-  const defs = toolDefinitionsFor(spec.toolkit);
+  // the strategy's own tools: a variant that removes a tool (no-search-tools) removes it here as in a run
+  const defs = toolsForStrategy(spec).map((t) => t.definition);
   const parsed = parseByFormat(spec.output.format, text, { tools: defs });
   const out: ParsedReply = { preset: spec.id, format: spec.output.format, ...(parsed.thought ? { thought: parsed.thought } : {}), rectifications: [...parsed.rectifications] };
   if (parsed.error || !parsed.command) return { ...out, error: parsed.error ?? 'no command' };

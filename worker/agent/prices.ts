@@ -1,5 +1,9 @@
 // Cost from an editable price table (USD per million tokens). A model missing from the table has no
-// known price: the step's cost is null and BudgetSpec.unknownPrice decides whether the run stops.
+// known price: the step's cost is null and BudgetSpec.unknownPrice decides whether the run stops — and, left at
+// "ask", a run with a cost budget does not start at all (costBudgetRefusal), so a budget is never silently off.
+import type { BudgetSpec } from '../contracts/strategy.ts';
+import type { ModelSettings } from '../engine-api.ts';
+
 export interface Price {
   inputPerMTok: number;
   outputPerMTok: number;
@@ -60,4 +64,42 @@ export function runCosts(table: PriceTable): (model: string, usage: { inputToken
     const p = byModel.get(model);
     return p ? (usage.inputTokens * p.inputPerMTok + usage.outputTokens * p.outputPerMTok) / 1_000_000 : null;
   };
+}
+
+/**
+ * The model names a run's calls will be priced under, as far as they are known before it starts: the endpoint's
+ * model, or the names a recording answers as (a replay prices each call by the name its response reported).
+ */
+export function modelNamesOf(model: ModelSettings): string[] {
+  switch (model.kind) {
+    case 'openai':
+      return [model.model];
+    case 'scripted':
+      return ['scripted'];
+    case 'human':
+      return ['human'];
+    case 'replay': {
+      const c = model.cassette as { model?: unknown; calls?: { response?: { model?: unknown } }[] } | null;
+      const names = [c?.model, ...(Array.isArray(c?.calls) ? c.calls.map((call) => call?.response?.model) : [])];
+      return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
+    }
+  }
+}
+
+/**
+ * Why a run may not start: it has a cost budget, its model has no price, and budgets.unknownPrice is still "ask"
+ * (the default) — the budget would silently hold nothing. Undefined when the run may start. The message names
+ * every way out: a price, or an explicit unknownPrice, or no cost budget.
+ */
+export function costBudgetRefusal(budgets: Pick<BudgetSpec, 'maxCostUsd' | 'unknownPrice'>, model: ModelSettings, table: PriceTable = DEFAULT_PRICES): string | undefined {
+  if (budgets.maxCostUsd === null || budgets.unknownPrice !== 'ask') return undefined;
+  const unpriced = modelNamesOf(model).filter((name) => !priceFor(table, name));
+  if (!unpriced.length) return undefined;
+  const name = unpriced[0]!;
+  return (
+    `the run has a cost budget ($${budgets.maxCostUsd}) but model "${name}" has no price, so the budget would count nothing. ` +
+    `Give its price — CLI: --prices <file.json> holding {"${name}": {"inputPerMTok": 1, "outputPerMTok": 2}} (USD per million tokens); app: Settings → Prices — ` +
+    `or choose explicitly with overrides (--overrides): {"budgets":{"unknownPrice":"ignore"}} runs with its calls counted as free, ` +
+    `{"budgets":{"unknownPrice":"stop"}} ends the run at its first unpriced call, {"budgets":{"maxCostUsd":null}} drops the cost budget.`
+  );
 }

@@ -2,20 +2,29 @@
 // text, or one JSON document with --json. Errors go to stderr with a message that says what to do; exit 1.
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { ModelSettings, PatchChoice, RunEvent } from '../engine-api.ts';
+import type { ModelSettings, PatchChoice, RunEvent, ValidationResult } from '../engine-api.ts';
 import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
-import { parseJsonFlag, print } from './flags.ts';
+import { decodeUtf8, oneOf, parseJsonFlag, print, wholeNumber, type FlagText } from './flags.ts';
+import { DEFAULT_RUNNER_WAIT } from '../agent/runner-outage.ts';
+import type { RunManagerOptions } from '../run-manager.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
+import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
+import { setRunnerAdviceSurface } from '../runner-client/errors.ts';
+
+// runner errors name this CLI's flags and environment variables, not the app's settings
+setRunnerAdviceSurface('terminal');
 
 // `repairlab blame … | head`: a reader that stops early is not an error
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
   throw e;
 });
+
+const TEST_MODES = ['failing-first', 'all'] as const;
 
 /** The flags of the model a run uses (`run`, `continue`); read them with modelFromFlags. */
 interface ModelFlags {
@@ -28,6 +37,30 @@ function withModelFlags(cmd: Command, llmNote = ''): Command {
     .requiredOption('--llm <spec>', `replay:<cassette.json or trajectory.json> | scripted:<replies.json> | openai:<model>${llmNote}`)
     .option('--base-url <url>', 'OpenAI-compatible endpoint for openai:<model>', 'https://api.openai.com/v1')
     .option('--api-key-env <name>', 'environment variable holding the API key (never printed or recorded)', 'OPENAI_API_KEY');
+}
+
+/** How long `run` and `continue` wait for a runner that went away (worker/agent/runner-outage.ts). */
+interface RunnerWaitFlags {
+  runnerRetries?: string;
+  runnerRetryDelay?: string;
+}
+function withRunnerWaitFlags(cmd: Command): Command {
+  return cmd
+    .option('--runner-retries <n>', `retries while the runner is unreachable or answers 5xx, before the run is set aside as waiting-for-runner (default ${DEFAULT_RUNNER_WAIT.maxRetries})`)
+    .option('--runner-retry-delay <ms>', `first delay between those retries, doubled each time up to ${DEFAULT_RUNNER_WAIT.maxDelayMs} ms (default ${DEFAULT_RUNNER_WAIT.firstDelayMs})`);
+}
+function runManagerOptions(opts: RunnerWaitFlags & { json?: boolean }): RunManagerOptions {
+  return {
+    runnerWait: {
+      ...(opts.runnerRetries !== undefined ? { maxRetries: wholeNumber('--runner-retries', opts.runnerRetries, 0) } : {}),
+      ...(opts.runnerRetryDelay !== undefined ? { firstDelayMs: wholeNumber('--runner-retry-delay', opts.runnerRetryDelay, 0) } : {}),
+    },
+    onRunnerEvent: (e) => {
+      if (e.type === 'waiting-for-runner') console.error(`runner unavailable (attempt ${e.attempt} of ${e.maxRetries + 1}): ${e.error}; retrying in ${Math.round(e.retryInMs / 100) / 10} s`);
+      else if (e.type === 'runner-back') console.error(`runner back after ${Math.round(e.waitedMs / 100) / 10} s; the run goes on`);
+      else console.error(`run ${e.runId} set aside: ${e.reason}. Continue it with: repairlab continue ${e.runId} --llm …`);
+    },
+  };
 }
 
 /** --runner/--token (RunnerFlags): without them a runner is started in this process (withRunner) */
@@ -56,20 +89,40 @@ withRunnerFlags(
     .command('validate <bug>')
     .description('compile and test a bug on the runner, with no patch, the ground-truth fix, or a unified diff file')
     .option('--patch <patch>', "'none', 'ground-truth', or a path to a unified diff", 'none')
-    .option('--tests <mode>', "'failing-first' (default) or 'all'", 'failing-first'),
+    .option('--tests <mode>', `${TEST_MODES.map((m) => `'${m}'`).join(' or ')} (default failing-first)`, 'failing-first'),
 )
   .option('--json', 'print JSON')
   .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; json?: boolean }) => {
+    const mode = oneOf('--tests', opts.tests, TEST_MODES);
     const engine = createNodeEngine();
     const bug = await engine.publicBug(bugId);
-    const patch: PatchChoice = opts.patch === 'none' || opts.patch === 'ground-truth' ? opts.patch : { diff: await readPatchFile(opts.patch) };
-    const tests = opts.tests === 'all' ? ({ mode: 'all' } as const) : ({ mode: 'failing-first', tests: bug.failingTests } as const);
-    const result = await withRunner(opts, (runner) => engine.validatePatch(bugId, patch, runner, tests));
-    print(!!opts.json, { bug: bugId, patch: opts.patch, verdict: result.plausible ? 'pass' : 'fail', ...result }, () => formatValidation(bugId, result));
+    const tests = mode === 'all' ? ({ mode: 'all' } as const) : ({ mode: 'failing-first', tests: bug.failingTests } as const);
+    let result: ValidationResult;
+    // a patch applied other than exactly as written (fuzz, offsets, bytes that were not UTF-8) is reported, never silent
+    const warnings: string[] = [];
+    if (opts.patch === 'none' || opts.patch === 'ground-truth') {
+      const patch: PatchChoice = opts.patch;
+      result = await withRunner(opts, (runner) => engine.validatePatch(bugId, patch, runner, tests));
+    } else {
+      const file = await readPatchFile(opts.patch);
+      const { workspace, bug: spec } = await engine.workspaceFor(bugId);
+      const { applyUnifiedDiff, describeInexact, PatchApplyError } = await import('../agent/apply-diff.ts');
+      if (file.replaced) warnings.push(`${opts.patch} is not valid UTF-8: ${file.replaced} byte sequence(s) were decoded as U+FFFD (lossy); save the patch as UTF-8`);
+      try {
+        const applied = await applyUnifiedDiff(workspace, file.text);
+        warnings.push(...applied.inexact.map(describeInexact));
+      } catch (e) {
+        if (e instanceof PatchApplyError) throw new Error(`--patch ${opts.patch}: ${e.message}${file.replaced ? ` (the file is not valid UTF-8; ${file.replaced} byte sequence(s) were lost in decoding)` : ''}`);
+        throw e;
+      }
+      const { RunnerClient } = await import('../runner-client/client.ts');
+      result = await withRunner(opts, (runner) => new RunnerClient(runner).validate(workspace, spec.layout, tests));
+    }
+    print(!!opts.json, { bug: bugId, patch: opts.patch, verdict: result.plausible ? 'pass' : 'fail', warnings, ...result }, () => formatValidation(bugId, result, warnings));
     process.exitCode = 0;
   });
 
-withRunnerFlags(
+withRunnerWaitFlags(withRunnerFlags(
   withModelFlags(
     program
       .command('run <bug>')
@@ -80,9 +133,9 @@ withRunnerFlags(
     .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"sampling":{"trajectories":5}}\'')
     .option('--out <file>', 'write the trajectory here (several trajectories: a JSON array)')
     .option('--prices <file.json>', 'price table, USD per million tokens by model: {"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}} (replaces the built-in one)'),
-)
+))
   .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
-  .action(async (bugId: string, opts: RunnerFlags & ModelFlags & { preset: string; variant?: string[]; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
+  .action(async (bugId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { preset: string; variant?: string[]; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
     const engine = createNodeEngine();
     const model = await modelFromFlags(opts);
     const { parsePriceTable } = await import('../agent/prices.ts');
@@ -91,7 +144,7 @@ withRunnerFlags(
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
     const { plausibleAtK } = await import('../agent/trajectories.ts');
-    const runs = new RunManager(engine, initJavaForNode);
+    const runs = new RunManager(engine, initJavaForNode, runManagerOptions(opts));
     const trajectories = await withRunner(opts, (runner) =>
       runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner, ...(prices ? { prices } : {}) }, (e) => {
         if (!opts.json) printProgress(e);
@@ -107,7 +160,8 @@ withRunnerFlags(
           ].join(' · ')
         : '';
       const saved = opts.out ? `trajectory: ${opts.out}` : `run ${t.runId}, saved in ${repairlabHome()}/records (the whole trajectory as a file: --out <file>)`;
-      return `${bugId} with ${opts.preset}: ${o?.status ?? 'unfinished'} — ${o?.reason ?? ''}\n${facts}\n${o?.finalPatch ?? ''}\n${saved}`;
+      if (!o) return `${bugId} with ${opts.preset}: ${t.status} — not finished: continue it with \`repairlab continue ${t.runId} --llm …\`\n${saved}`;
+      return `${bugId} with ${opts.preset}: ${o.status} — ${o.reason}\n${facts}\n${o.finalPatch}\n${saved}`;
     };
     if (trajectories.length === 1) {
       const t = trajectories[0]!;
@@ -123,7 +177,8 @@ withRunnerFlags(
         [...trajectories.map((t, i) => `#${i + 1} ${t.outcome?.status ?? 'unfinished'} (${t.steps.length} steps) ${t.runId}`), `plausible ${c} of ${n}; ${ks.map((k) => `plausible@${k} ${summary.plausibleAtK[k]!.toFixed(3)}`).join(', ')}`].join('\n'),
       );
     }
-    if (trajectories.some((t) => t.outcome?.status === 'error')) process.exitCode = 1;
+    // an error, or a run set aside while the runner was unavailable
+    if (trajectories.some((t) => t.outcome?.status === 'error' || !t.outcome)) process.exitCode = 1;
   });
 
 program
@@ -140,24 +195,24 @@ program
     );
   });
 
-withRunnerFlags(
+withRunnerWaitFlags(withRunnerFlags(
   withModelFlags(
     program
       .command('continue <runId>')
       .description('continue a run a crash or a killed process interrupted: same run id, its recorded strategy, this model (the record keeps no key)'),
     ' (list-based models go on from the next reply)',
   ).option('--out <file>', 'write the trajectory here'),
-)
+))
   .option('--json', 'print the trajectory as JSON')
-  .action(async (runId: string, opts: RunnerFlags & ModelFlags & { out?: string; json?: boolean }) => {
+  .action(async (runId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { out?: string; json?: boolean }) => {
     const model = await modelFromFlags(opts);
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
-    const runs = new RunManager(createNodeEngine(), initJavaForNode);
+    const runs = new RunManager(createNodeEngine(), initJavaForNode, runManagerOptions(opts));
     const t = await withRunner(opts, (runner) => runs.continueRun(runId, { model, runner }, (e) => !opts.json && printProgress(e)));
     if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
     print(!!opts.json, t, () => `${t.bug.id} with ${t.config.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\nrun ${t.runId}`);
-    if (t.outcome?.status === 'error') process.exitCode = 1;
+    if (t.outcome?.status === 'error' || !t.outcome) process.exitCode = 1;
   });
 
 program
@@ -169,7 +224,7 @@ program
     const presets = listPresets();
     print(!!opts.json, presets, () =>
       presets
-        .map((p) => [`${p.id.padEnd(14)} ${p.name} (toolkit ${p.toolkit})`, ...p.variants.map((v) => `  --variant ${v.id.padEnd(20)} ${v.description}`)].join('\n'))
+        .map((p) => [`${p.id.padEnd(14)} ${p.name} (toolkit ${p.toolkit})`, ...p.variants.map((v) => `  --variant ${v.id.padEnd(20)} ${v.description}`), ...p.refusedPairs.map((r) => `  not together: ${r.pair.join(' + ')}`)].join('\n'))
         .join('\n\n'),
     );
   });
@@ -191,20 +246,24 @@ program
   });
 
 withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').description("run one tool on a bug's workspace and print its output (args: a JSON object)"), ' when the tool needs it')
+  .option('--preset <preset>', "the preset whose tool settings apply (default: the toolkit's own, e.g. repairagent)")
+  .option('--variant <id...>', "the preset's named variants, e.g. code (the released code's search and write_fix)")
+  .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"toolSettings":{"outputCap":8000}}\'')
   .option('--json', 'print the full ToolResult as JSON')
-  .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { json?: boolean }) => {
+  .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { preset?: string; variant?: string[]; overrides?: string; json?: boolean }) => {
     const engine = createNodeEngine();
-    const { toolkit } = await import('../tools/registry.ts');
+    const { strategyForToolkit, strategyTool } = await import('../agent/presets/strategy-tools.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
     const { RunnerClient, runnerValidator } = await import('../runner-client/client.ts');
-    const tools = toolkit(toolkitName as Parameters<typeof toolkit>[0]);
-    const tool = tools.find((t) => t.definition.name === name || t.definition.aliases?.includes(name));
-    if (!tool) throw new Error(`No tool "${name}" in toolkit ${toolkitName}. Its tools: ${tools.map((t) => t.definition.name).join(', ')}.`);
+    // the same strategy a run of this preset and these variants resolves to: its tools and its tool settings
+    const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides, '{"toolSettings":{"outputCap":8000}}') : undefined;
+    const strategy = strategyForToolkit(toolkitName, { preset: opts.preset, variants: opts.variant, overrides });
+    const tool = strategyTool(strategy, name, `preset ${strategy.id}${opts.variant?.length ? ` with ${opts.variant.join(', ')}` : ''}`);
     const args = argsJson ? parseJsonFlag('args', argsJson) : {};
     await initJavaForNode();
     const { bug, workspace } = await engine.workspaceFor(bugId);
     const result = await withRunner(opts, (runner) =>
-      tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout), settings: {} }),
+      tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout), settings: { ...strategy.toolSettings } }),
     );
     print(!!opts.json, result, () => result.shown);
     if (!result.ok) process.exitCode = 1;
@@ -232,6 +291,7 @@ program
 
 registerAnalysisCommands(program);
 registerBenchCommands(program);
+registerExperimentCommands(program);
 registerStatsCommand(program);
 
 function modelFromFlags(opts: ModelFlags): Promise<ModelSettings> {
@@ -280,9 +340,9 @@ async function readFlagFile(flag: string, path: string): Promise<string> {
   }
 }
 
-async function readPatchFile(path: string): Promise<string> {
+async function readPatchFile(path: string): Promise<FlagText> {
   try {
-    return await readFile(path, 'utf8');
+    return decodeUtf8(await readFile(path));
   } catch (e) {
     throw new Error(`--patch ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give 'none', 'ground-truth', or the path of a unified diff.`);
   }

@@ -186,7 +186,7 @@ describe('repairlab CLI', () => {
       await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
       const baseURL = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/v1`;
       try {
-        const child = spawn('node', ['bin/repairlab.mjs', 'run', BUG, '--preset', 'hafixagent', '--llm', 'openai:m', '--base-url', baseURL, ...viaRunner()], {
+        const child = spawn('node', ['bin/repairlab.mjs', 'run', BUG, '--preset', 'hafixagent', '--llm', 'openai:m', '--base-url', baseURL, '--overrides', '{"budgets":{"unknownPrice":"ignore"}}', ...viaRunner()], {
           env: { ...process.env, REPAIRLAB_HOME: home },
           stdio: ['ignore', 'ignore', 'pipe'],
         });

@@ -2,7 +2,7 @@
 // observations trimmed to head + tail, a completion sentinel, step / cost / wall-time guards, and the
 // bug's blame history injected as context (non-history | fn_all | fn_pair | fl_diff).
 import type { StrategySpecInput } from '../../contracts/strategy.ts';
-import type { NamedOverride } from './index.ts';
+import type { Variant } from './variants.ts';
 
 const system = `You are a helpful assistant that fixes bugs in Java projects by running bash commands.
 Every reply has two parts: a short THOUGHT explaining your reasoning, then exactly ONE bash code block
@@ -73,19 +73,19 @@ export const hafixAgentPreset: StrategySpecInput = {
   observation: { maxChars: 15000, head: 7500, tail: 7500 },
   middleware: { rectifyNames: 'off', levenshteinThreshold: 0.1, repairPaths: false, refuseRepeats: false, maxConsecutiveFormatErrors: 3, completionSentinel: 'COMPLETE_REPAIR_SIGNAL' },
   stop: { onPlausible: false, sameErrorTwice: false, regressionRevert: false },
-  budgets: { maxSteps: 50, maxTokens: null, maxCostUsd: 1, maxWallMs: 3_600_000, maxValidations: null, unknownPrice: 'ignore' },
+  budgets: { maxSteps: 50, maxTokens: null, maxCostUsd: 1, maxWallMs: 3_600_000, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0, trajectories: 1 },
   toolSettings: { completionSentinel: 'COMPLETE_REPAIR_SIGNAL', historyContext: 'non-history' },
 };
 
-export const hafixAgentVariants: NamedOverride[] = [
-  { id: 'fn_all', description: 'history context: names of all functions in the files the blame commit changed', override: { toolSettings: { historyContext: 'fn_all' } } },
-  { id: 'fn_pair', description: 'history context: the buggy function before and after the blame commit', override: { toolSettings: { historyContext: 'fn_pair' } } },
-  { id: 'fl_diff', description: "history context: the blame commit's diff of the buggy file", override: { toolSettings: { historyContext: 'fl_diff' } } },
+export const hafixAgentVariants: Variant[] = [
+  { id: 'fn_all', description: 'history context: names of all functions in the files the blame commit changed', set: { toolSettings: { historyContext: 'fn_all' } } },
+  { id: 'fn_pair', description: 'history context: the buggy function before and after the blame commit', set: { toolSettings: { historyContext: 'fn_pair' } } },
+  { id: 'fl_diff', description: "history context: the blame commit's diff of the buggy file", set: { toolSettings: { historyContext: 'fl_diff' } } },
   {
     id: 'code',
     description: 'released code: sentinel COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT, a $0.5 cost limit, and history from ONE blamed line (the first)',
-    override: {
+    set: {
       middleware: { completionSentinel: 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT' },
       toolSettings: { completionSentinel: 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT', historyMode: 'code' },
       budgets: { maxCostUsd: 0.5 },

@@ -66,7 +66,7 @@ export const oneshotPreset: StrategySpecInput = {
   observation: { maxChars: 8000, head: 4000, tail: 4000 },
   middleware: { rectifyNames: 'off', levenshteinThreshold: 0.1, repairPaths: false, refuseRepeats: false, maxConsecutiveFormatErrors: 3 },
   stop: { onPlausible: true, sameErrorTwice: false, regressionRevert: false },
-  budgets: { maxSteps: 3, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ignore' },
+  budgets: { maxSteps: 3, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0, trajectories: 1 },
   toolSettings: { revertBeforeApply: true },
 };

@@ -2,7 +2,7 @@
 // (cat, code_search, edit, test, finish), the full history in the prompt, 25 steps, and N independent
 // trajectories (20) sampled at temperature 0.2, top_p 0.95.
 import type { StrategySpecInput } from '../../contracts/strategy.ts';
-import type { NamedOverride } from './index.ts';
+import type { Variant } from './variants.ts';
 
 const system = `You are an agent that repairs bugs in a Java code base. At each step, reply in this exact form:
 
@@ -58,11 +58,11 @@ export const passerinePreset: StrategySpecInput = {
   observation: { maxChars: null, head: 0, tail: 0 },
   middleware: { rectifyNames: 'off', levenshteinThreshold: 0.1, repairPaths: false, refuseRepeats: false, maxConsecutiveFormatErrors: 3 },
   stop: { onPlausible: false, sameErrorTwice: false, regressionRevert: false },
-  budgets: { maxSteps: 25, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ignore' },
+  budgets: { maxSteps: 25, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0.2, topP: 0.95, trajectories: 20 },
   toolSettings: {},
 };
 
-export const passerineVariants: NamedOverride[] = [
-  { id: 'single-trajectory', description: 'one trajectory instead of 20 (quick looks)', override: { sampling: { trajectories: 1 } } },
+export const passerineVariants: Variant[] = [
+  { id: 'single-trajectory', description: 'one trajectory instead of 20 (quick looks)', set: { sampling: { trajectories: 1 } } },
 ];

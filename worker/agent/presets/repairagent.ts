@@ -3,7 +3,7 @@
 // tools for the state, gathered information per tool, output format, last command + cycles used/left),
 // JSON commands, 40 cycles. Defaults follow the paper; the released code's behaviours are variants.
 import type { StrategySpecInput } from '../../contracts/strategy.ts';
-import type { NamedOverride } from './index.ts';
+import type { Variant } from './variants.ts';
 
 const S1 = 'collect information to understand the bug';
 const S2 = 'collect information to fix the bug';
@@ -104,7 +104,7 @@ const formatError = `Your last reply could not be used: {{ error }}
 
 const ALL_TOOLS = ['read_range', 'get_classes_and_methods', 'extract_method', 'extract_tests', 'search_code_base', 'find_similar_api_calls', 'generate_method_body', 'run_tests', 'run_fault_localization', 'write_fix', 'express_hypothesis', 'discard_hypothesis', 'collect_more_information', 'goal_accomplished'];
 
-export const repairAgentStates = [
+const repairAgentStates = [
   { name: S1, description: 'Understand the bug: read the failing test and the buggy code, then express a hypothesis.', tools: ['extract_tests', 'express_hypothesis', 'read_range', 'run_tests', 'run_fault_localization'] },
   { name: S2, description: 'Collect the information needed to fix the bug under your hypothesis, then try a fix with write_fix.', tools: ['search_code_base', 'get_classes_and_methods', 'find_similar_api_calls', 'extract_method', 'write_fix', 'read_range', 'generate_method_body'] },
   { name: S3, description: 'Try candidate fixes. If a fix fails, refine it, collect more information, or discard the hypothesis.', tools: ['write_fix', 'read_range', 'collect_more_information', 'discard_hypothesis', 'goal_accomplished'] },
@@ -142,32 +142,30 @@ export const repairAgentPreset: StrategySpecInput = {
   observation: { maxChars: null, head: 0, tail: 0 },
   middleware: { rectifyNames: 'paper', levenshteinThreshold: 0.1, repairPaths: true, refuseRepeats: true, maxConsecutiveFormatErrors: 5 },
   stop: { onPlausible: false, sameErrorTwice: false, regressionRevert: false },
-  budgets: { maxSteps: 40, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ignore' },
+  budgets: { maxSteps: 40, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ask' },
   sampling: { trajectories: 1 },
   startup: [{ tool: 'run_tests', args: {} }],
   toolSettings: { outputCap: 4000, searchMode: 'paper', writeFixMode: 'paper', faultLocalization: 'perfect', sampleVariants: false, variants: 30 },
 };
 
 /** The paper's ablations (Table VI), the released code's behaviours and the practitioner stop rules. */
-export const repairAgentVariants: NamedOverride[] = [
+export const repairAgentVariants: Variant[] = [
   {
     id: 'code',
     description: "released code: exact tool names with argument substring mapping, keyword search on method names, write_fix as the code applies it",
-    override: { middleware: { rectifyNames: 'code' }, toolSettings: { searchMode: 'code', writeFixMode: 'code' } },
+    set: { middleware: { rectifyNames: 'code' }, toolSettings: { searchMode: 'code', writeFixMode: 'code' } },
   },
-  { id: 'enforced-states', description: 'a command not allowed in the current state is refused with a message (paper: states restrict tools)', override: { stateEnforcement: 'enforced' } },
-  { id: 'write-fix-variants', description: 'before each write_fix, sample 30 variants of the target lines with a second model and test them (logged, not shown)', override: { toolSettings: { sampleVariants: true, variants: 30 } } },
+  { id: 'enforced-states', description: 'a command not allowed in the current state is refused with a message (paper: states restrict tools)', set: { stateEnforcement: 'enforced' } },
+  { id: 'write-fix-variants', description: 'before each write_fix, sample 30 variants of the target lines with a second model and test them (logged, not shown)', set: { toolSettings: { sampleVariants: true, variants: 30 } } },
   {
     id: 'no-search-tools',
     description: 'ablation: without search_code_base, find_similar_api_calls and get_classes_and_methods',
-    override: {
-      states: repairAgentStates.map((s) => ({ ...s, tools: s.tools.filter((t) => !['search_code_base', 'find_similar_api_calls', 'get_classes_and_methods'].includes(t)) })),
-    },
+    removeTools: ['search_code_base', 'find_similar_api_calls', 'get_classes_and_methods'],
   },
   {
     id: 'no-state-machine',
     description: 'ablation: one state with every tool; only goal_accomplished ends the run',
-    override: {
+    set: {
       states: [
         { name: 'repair', description: 'Fix the bug using any command.', tools: ALL_TOOLS },
         { name: DONE, description: 'The repair is finished.', tools: [] },
@@ -176,6 +174,6 @@ export const repairAgentVariants: NamedOverride[] = [
       transitions: [{ tool: 'goal_accomplished', from: '*', to: DONE }],
     },
   },
-  { id: 'single-cycle-memory', description: 'ablation: the prompt keeps only the last cycle\'s gathered information', override: { memory: { cyclesRemembered: 1 } } },
-  { id: 'realistic-fl', description: 'ablation: no perfect fault localization in the prompt; run_fault_localization gives Ochiai (spectrum) results', override: { toolSettings: { faultLocalization: 'ochiai' } } },
+  { id: 'single-cycle-memory', description: 'ablation: the prompt keeps only the last cycle\'s gathered information', set: { memory: { cyclesRemembered: 1 } } },
+  { id: 'realistic-fl', description: 'ablation: no perfect fault localization in the prompt; run_fault_localization gives Ochiai (spectrum) results', set: { toolSettings: { faultLocalization: 'ochiai' } } },
 ];
