@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { BenchmarkIndex, BugSpec } from './bug.ts';
 import { Cassette } from './cassette.ts';
+import { ExperimentSpec } from './experiment.ts';
 import { StrategySpec } from './strategy.ts';
 import { Trajectory } from './trajectory.ts';
 
 export function formatSchemas(): Record<string, unknown> {
-  const schemas = { bugspec: BugSpec, 'benchmark-index': BenchmarkIndex, trajectory: Trajectory, cassette: Cassette, strategy: StrategySpec };
+  const schemas = { bugspec: BugSpec, 'benchmark-index': BenchmarkIndex, trajectory: Trajectory, cassette: Cassette, strategy: StrategySpec, experiment: ExperimentSpec };
   return Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })]));
 }

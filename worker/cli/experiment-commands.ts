@@ -1,0 +1,163 @@
+// `repairlab experiment run | report | export` and `repairlab experiments`: the experiment engine
+// (worker/experiments/) on Node. Live progress goes to stderr; stdout carries the result (text, --json, --csv, --md,
+// or JSON Lines for --preds). Heavy modules load inside the actions, so `repairlab --help` stays quick.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { RunnerSettings } from '../engine-api.ts';
+import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
+import { print } from './flags.ts';
+
+async function openExperiments(withJava: boolean) {
+  const engine = createNodeEngine();
+  const [{ RunManager }, { Experiments }, { initJavaForNode }] = await Promise.all([import('../run-manager.ts'), import('../experiments/scheduler.ts'), import('../java/node-wasm.ts')]);
+  const runs = new RunManager(engine, withJava ? initJavaForNode : async () => undefined);
+  return { engine, runs, experiments: new Experiments({ runs, records: engine.platform.records, listBugs: () => engine.listBugs() }) };
+}
+
+async function readSpecFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`${path}: cannot read the experiment spec (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON (${(e as Error).message}); see docs/formats/experiment.md for an example spec.`);
+  }
+}
+
+const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+
+export function registerExperimentCommands(program: Command): void {
+  const experiment = program.command('experiment').description('experiments: variants × bugs × samples (run, report, export); see docs/formats/experiment.md');
+
+  experiment
+    .command('run [spec]')
+    .description('run an experiment spec (JSON), or go on with a stopped or interrupted one (--resume)')
+    .option('--resume <id>', 'go on with this experiment: finished cells are kept, interrupted runs continued, the rest run')
+    .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
+    .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
+    .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
+    .option('--json', 'print the report as JSON at the end')
+    .action(async (specPath: string | undefined, opts: RunnerFlags & { resume?: string; apiKeyEnv: string; json?: boolean }) => {
+      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
+      const { canonicalJson } = await import('../llm/prompt-hash.ts');
+      const { experiments, engine } = await openExperiments(true);
+      let record;
+      if (opts.resume) {
+        record = await experiments.get(opts.resume);
+        if (specPath && canonicalJson(parseExperimentSpec(await readSpecFile(specPath), specPath)) !== canonicalJson(record.spec)) {
+          throw new Error(`${specPath} differs from the spec experiment ${record.id} was started with; resume without the spec file (its recorded spec is used), or start a new experiment.`);
+        }
+      } else {
+        if (!specPath) throw new Error('experiment run: give a spec file (see docs/formats/experiment.md), or --resume <id> to go on with an experiment.');
+        record = await experiments.create(await readSpecFile(specPath), specPath);
+      }
+      const spec = parseExperimentSpec(record.spec, `experiment ${record.id}`);
+      if (spec.runners && opts.runner) throw new Error(`--runner ${opts.runner}: the spec names its runners (${spec.runners.join(', ')}); drop --runner, or the spec's "runners".`);
+      console.error(`experiment ${record.id}: ${record.cells} cells (${record.bugs.length} bugs × ${spec.variants.length} variants × ${spec.samples} samples); if interrupted: repairlab experiment run --resume ${record.id}`);
+      let interrupts = 0;
+      const go = async (runners: RunnerSettings[]) => {
+        const session = await experiments.run(record.id, {
+          runners,
+          ...(process.env[opts.apiKeyEnv] ? { apiKey: process.env[opts.apiKeyEnv] } : {}),
+          onEvent: (e) => {
+            if (e.type === 'cell-finished') {
+              const p = session.progress();
+              const c = e.cell;
+              console.error(
+                `[${p.done}/${p.total}] ${c.bugId} ${c.variant} #${c.sample + 1}: ${c.status}` +
+                  ` · running ${p.running} · queued ${p.queued} · ${p.costUsd === null ? 'cost unknown' : `$${p.costUsd.toFixed(4)}`} · ${p.calls} calls${p.etaMs === null ? '' : ` · ~${seconds(p.etaMs)} left`}`,
+              );
+            } else if (e.type === 'cell-started') {
+              console.error(`start ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1}${e.continued ? ` (continuing${e.cell.runId ? ` run ${e.cell.runId}` : ''})` : ''}`);
+            } else if (e.type === 'cell-retry') {
+              console.error(`retry ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} in ${seconds(e.inMs)}: infrastructure, not the agent (${e.reason})`);
+            } else if (e.type === 'stopping') {
+              console.error(`stopping: ${e.reason}; runs in flight finish, the rest are not run`);
+            }
+          },
+        });
+        const onSigint = () => {
+          if (++interrupts > 1) process.exit(130);
+          console.error('Ctrl-C: no new cells start; runs in flight finish (Ctrl-C again quits now; --resume goes on later)');
+          session.stop('stopped by Ctrl-C');
+        };
+        process.on('SIGINT', onSigint);
+        try {
+          return await session.done;
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      };
+      const token = opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
+      const final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
+      const { buildReport, reportText } = await import('../experiments/report.ts');
+      const { loadTrajectory } = await import('../agent/persistence.ts');
+      const cells = [...(await experiments.store.cells(final.id)).values()];
+      const report = await buildReport(final, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId));
+      print(!!opts.json, report, () => reportText(report));
+    });
+
+  experiment
+    .command('report <id>')
+    .description('per-variant counts of an experiment (plausible@1, #plausible, statuses, cost, calls)')
+    .option('--json', 'print JSON')
+    .option('--csv', 'print CSV (one row per variant)')
+    .option('--md', 'print a Markdown table')
+    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean }) => {
+      const formats = (['json', 'csv', 'md'] as const).filter((f) => opts[f]);
+      if (formats.length > 1) throw new Error(`${formats.map((f) => `--${f}`).join(' and ')}: choose one output format.`);
+      const { experiments, engine } = await openExperiments(false);
+      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
+      const { buildReport, reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
+      const { loadTrajectory } = await import('../agent/persistence.ts');
+      const record = await experiments.get(id);
+      const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
+      const cells = [...(await experiments.store.cells(id)).values()];
+      const report = await buildReport(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId));
+      if (opts.csv) process.stdout.write(reportCsv(report));
+      else if (opts.md) process.stdout.write(reportMarkdown(report));
+      else print(!!opts.json, report, () => reportText(report));
+    });
+
+  experiment
+    .command('export <id>')
+    .description('export an experiment: --preds writes SWE-bench-style predictions (JSON Lines: instance_id, model_name_or_path, model_patch)')
+    .option('--preds', 'predictions, one line per cell that ran')
+    .option('--out <file>', 'write there instead of stdout')
+    .action(async (id: string, opts: { preds?: boolean; out?: string }) => {
+      if (!opts.preds) throw new Error('experiment export: say what to export: --preds (SWE-bench-style predictions).');
+      const { experiments, engine } = await openExperiments(false);
+      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
+      const { predictions } = await import('../experiments/report.ts');
+      const { loadTrajectory } = await import('../agent/persistence.ts');
+      const record = await experiments.get(id);
+      const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
+      const cells = [...(await experiments.store.cells(id)).values()];
+      const lines = (await predictions(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId))).map((p) => JSON.stringify(p)).join('\n') + '\n';
+      if (opts.out) await writeFile(opts.out, lines);
+      else process.stdout.write(lines);
+    });
+
+  program
+    .command('experiments')
+    .description('list the experiments (newest first) with their progress; an unfinished one goes on with `experiment run --resume`')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { experiments } = await openExperiments(false);
+      const list: { id: string; name: string | null; status: string; stopReason: string | null; createdAt: string; cells: number; done: number; notRun: number }[] = [];
+      for (const e of await experiments.list()) {
+        const cells = [...(await experiments.store.cells(e.id)).values()];
+        const done = cells.filter((c) => c.status !== 'running' && c.status !== 'not-run').length;
+        list.push({ id: e.id, name: (e.spec as { name?: string }).name ?? null, status: e.status, stopReason: e.stopReason ?? null, createdAt: e.createdAt, cells: e.cells, done, notRun: cells.filter((c) => c.status === 'not-run').length });
+      }
+      print(!!opts.json, list, () =>
+        list.length
+          ? list.map((e) => `${e.id}  ${e.status.padEnd(8)} ${e.done}/${e.cells} cells${e.name ? `  ${e.name}` : ''}${e.status !== 'finished' ? `  (go on: repairlab experiment run --resume ${e.id})` : ''}`).join('\n')
+          : `no experiments in ${repairlabHome()}/records`,
+      );
+    });
+}

@@ -1,0 +1,161 @@
+// An experiment's report from its cell records: per variant, the counts the cells give directly (plausible@1,
+// #plausible, statuses, cost, calls). The papers' metrics (per category, plausible@k, smells, …) and the statistics
+// (McNemar, Cochran's Q, Friedman, Wilcoxon, …) come from worker/experiments/metrics/ and worker/experiments/statistics/
+// through the ReportAnalyses seam below; until they are plugged in, the report says so instead of showing numbers.
+import type { CellRecord, CellStatus, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
+import type { Trajectory } from '../contracts/trajectory.ts';
+import { addCost } from './classify.ts';
+import { modelName } from './plan.ts';
+
+export const CELL_STATUSES: readonly CellStatus[] = ['plausible', 'not-plausible', 'budget', 'infrastructure-error', 'not-run'];
+
+export interface VariantRow {
+  variant: string;
+  preset: string;
+  presetVariants: string[];
+  cells: number;
+  /** share of plausible cells among the first samples that ran (infrastructure errors and not-run cells left out); null: none ran */
+  plausibleAt1: number | null;
+  /** first samples that count for plausibleAt1 */
+  firstSamples: number;
+  /** cells with a plausible patch (every sample) */
+  plausible: number;
+  /** bugs with at least one plausible sample */
+  bugsFixed: number;
+  statuses: Record<CellStatus, number>;
+  /** every run's cost, failed attempts included (null: a model without a price) */
+  costUsd: number | null;
+  calls: number;
+}
+
+/** What the metrics and statistics modules get: the experiment, its cells, and its runs by id (read on demand). */
+export interface AnalysisInput {
+  experiment: ExperimentRecord;
+  spec: ExperimentSpec;
+  cells: CellRecord[];
+  trajectory(runId: string): Promise<Trajectory | undefined>;
+}
+
+/**
+ * THE SEAM for worker/experiments/metrics/ and worker/experiments/statistics/: each, once written, is a function of
+ * AnalysisInput whose result the report carries as it is (and the CLI renders). Absent, the report says it is not
+ * computed — no stand-in numbers.
+ */
+export interface ReportAnalyses {
+  metrics?: (input: AnalysisInput) => Promise<unknown>;
+  statistics?: (input: AnalysisInput) => Promise<unknown>;
+}
+
+export type AnalysisSection = { computed: true; result: unknown } | { computed: false; note: string };
+
+export interface ExperimentReport {
+  experiment: { id: string; name?: string; status: ExperimentRecord['status']; stopReason?: string; createdAt: string; model: string; bugs: number; variants: number; samples: number; cells: number };
+  variants: VariantRow[];
+  metrics: AnalysisSection;
+  statistics: AnalysisSection;
+}
+
+export function variantRows(spec: ExperimentSpec, cells: readonly CellRecord[]): VariantRow[] {
+  return spec.variants.map((v) => {
+    const mine = cells.filter((c) => c.variant === v.name);
+    const statuses = Object.fromEntries(CELL_STATUSES.map((s) => [s, mine.filter((c) => c.status === s).length])) as Record<CellStatus, number>;
+    const first = mine.filter((c) => c.sample === 0 && c.status !== 'not-run' && c.status !== 'infrastructure-error' && c.status !== 'running');
+    let cost: number | null = 0;
+    for (const c of mine) cost = addCost(cost, c.costUsd);
+    return {
+      variant: v.name,
+      preset: v.preset,
+      presetVariants: v.variants,
+      cells: mine.length,
+      plausibleAt1: first.length ? first.filter((c) => c.status === 'plausible').length / first.length : null,
+      firstSamples: first.length,
+      plausible: statuses.plausible,
+      bugsFixed: new Set(mine.filter((c) => c.status === 'plausible').map((c) => c.bugId)).size,
+      statuses,
+      costUsd: cost,
+      calls: mine.reduce((n, c) => n + c.calls, 0),
+    };
+  });
+}
+
+const NOT_PLUGGED = (what: string) => `not computed: worker/experiments/${what}/ is not plugged into the report yet (ReportAnalyses.${what}, worker/experiments/report.ts)`;
+
+export async function buildReport(experiment: ExperimentRecord, spec: ExperimentSpec, cells: CellRecord[], trajectory: AnalysisInput['trajectory'], analyses: ReportAnalyses = {}): Promise<ExperimentReport> {
+  const input: AnalysisInput = { experiment, spec, cells, trajectory };
+  const section = async (what: 'metrics' | 'statistics'): Promise<AnalysisSection> => {
+    const analyse = analyses[what];
+    return analyse ? { computed: true, result: await analyse(input) } : { computed: false, note: NOT_PLUGGED(what) };
+  };
+  return {
+    experiment: {
+      id: experiment.id,
+      ...(spec.name ? { name: spec.name } : {}),
+      status: experiment.status,
+      ...(experiment.stopReason ? { stopReason: experiment.stopReason } : {}),
+      createdAt: experiment.createdAt,
+      model: modelName(spec),
+      bugs: experiment.bugs.length,
+      variants: spec.variants.length,
+      samples: spec.samples,
+      cells: experiment.cells,
+    },
+    variants: variantRows(spec, cells),
+    metrics: await section('metrics'),
+    statistics: await section('statistics'),
+  };
+}
+
+const COLUMNS = ['variant', 'preset', 'cells', 'plausible@1', 'first_samples', 'plausible', 'bugs_fixed', ...CELL_STATUSES, 'cost_usd', 'calls'] as const;
+
+function rowValues(r: VariantRow): (string | number)[] {
+  return [r.variant, [r.preset, ...r.presetVariants].join('+'), r.cells, r.plausibleAt1 === null ? '' : r.plausibleAt1, r.firstSamples, r.plausible, r.bugsFixed, ...CELL_STATUSES.map((s) => r.statuses[s]), r.costUsd === null ? '' : r.costUsd, r.calls];
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+const csvField = (v: string | number) => (typeof v === 'string' && /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
+
+export function reportCsv(report: ExperimentReport): string {
+  return [COLUMNS.join(','), ...report.variants.map((r) => rowValues(r).map(csvField).join(','))].join('\n') + '\n';
+}
+
+export function reportMarkdown(report: ExperimentReport): string {
+  const e = report.experiment;
+  const fmt = (v: string | number) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
+  const lines = [
+    `# Experiment ${e.name ? `${e.name} (${e.id})` : e.id}`,
+    '',
+    `${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''} · model ${e.model} · ${e.bugs} bugs × ${e.variants} variants × ${e.samples} samples = ${e.cells} cells`,
+    '',
+    `| ${COLUMNS.join(' | ')} |`,
+    `|${COLUMNS.map(() => '---').join('|')}|`,
+    ...report.variants.map((r) => `| ${rowValues(r).map((v) => (v === '' ? '—' : fmt(v))).join(' | ')} |`),
+    '',
+    `Metrics: ${report.metrics.computed ? '```json\n' + JSON.stringify(report.metrics.result, null, 2) + '\n```' : report.metrics.note}`,
+    '',
+    `Statistics: ${report.statistics.computed ? '```json\n' + JSON.stringify(report.statistics.result, null, 2) + '\n```' : report.statistics.note}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function reportText(report: ExperimentReport): string {
+  const e = report.experiment;
+  const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+  const rows = report.variants.map(
+    (r) =>
+      `${r.variant.padEnd(20)} plausible@1 ${pct(r.plausibleAt1).padStart(6)}  #plausible ${String(r.plausible).padStart(3)}/${r.cells}  ` +
+      `${CELL_STATUSES.filter((s) => s !== 'plausible' && r.statuses[s]).map((s) => `${s} ${r.statuses[s]}`).join(', ') || '—'}  ` +
+      `cost ${r.costUsd === null ? 'unknown' : `$${r.costUsd.toFixed(4)}`}  calls ${r.calls}`,
+  );
+  return [`experiment ${e.id}${e.name ? ` (${e.name})` : ''}: ${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''}; ${e.cells} cells, model ${e.model}`, ...rows, `metrics: ${report.metrics.computed ? 'see --json' : report.metrics.note}`, `statistics: ${report.statistics.computed ? 'see --json' : report.statistics.note}`].join('\n');
+}
+
+/** SWE-bench-style predictions, one per cell that ran: model_name_or_path names the model, variant and sample. */
+export async function predictions(experiment: ExperimentRecord, spec: ExperimentSpec, cells: CellRecord[], trajectory: AnalysisInput['trajectory']): Promise<{ instance_id: string; model_name_or_path: string; model_patch: string }[]> {
+  const out = [];
+  for (const c of [...cells].sort((a, b) => a.index - b.index)) {
+    if (!c.runId || c.status === 'not-run' || c.status === 'running') continue;
+    const t = await trajectory(c.runId);
+    out.push({ instance_id: c.bugId, model_name_or_path: `${modelName(spec)}/${experiment.id}/${c.variant}/sample-${c.sample}`, model_patch: t?.outcome?.finalPatch ?? '' });
+  }
+  return out;
+}

@@ -1,0 +1,456 @@
+// The experiment scheduler: runs an experiment's cells through RunManager (the same runs, records and continue path
+// as a single run) in a deterministic order with bounded concurrency, reports progress, pauses, resumes and stops,
+// and survives a killed process: a resumed session skips finished cells, records the runs that finished unrecorded,
+// and continues the interrupted ones under their run ids — no cell runs twice, none is lost.
+import type { RecordStore } from '../contracts/platform.ts';
+import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
+import { parseExperimentSpec, type CellRecord, type ExperimentRecord, type ExperimentSpec, EXPERIMENT_SCHEMA_VERSION } from '../contracts/experiment.ts';
+import type { StrategySpec } from '../contracts/strategy.ts';
+import type { BugSummary, ModelSettings, RunEvent, RunnerSettings } from '../engine-api.ts';
+import type { RunManager } from '../run-manager.ts';
+import { listTrajectoryHeaders } from '../agent/persistence.ts';
+import { canonicalJson } from '../llm/prompt-hash.ts';
+import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from './classify.ts';
+import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants, type PlannedCell } from './plan.ts';
+import { ExperimentStore, newExperimentId } from './store.ts';
+
+/** What the scheduler needs of RunManager (its public API). */
+export type CellRuns = Pick<RunManager, 'start' | 'continueRun' | 'get' | 'pause' | 'resume'>;
+
+export interface ExperimentProgress {
+  type: 'progress';
+  experimentId: string;
+  status: ExperimentRecord['status'];
+  total: number;
+  done: number;
+  running: number;
+  queued: number;
+  /** every run's cost so far, in flight included (null: a model without a price) */
+  costUsd: number | null;
+  calls: number;
+  elapsedMs: number;
+  /** at this session's pace; null until a cell has finished in it */
+  etaMs: number | null;
+}
+
+export type ExperimentEvent =
+  | ExperimentProgress
+  | { type: 'cell-started'; experimentId: string; cell: CellRecord; continued: boolean }
+  | { type: 'cell-retry'; experimentId: string; cell: CellRecord; reason: string; inMs: number }
+  | { type: 'cell-finished'; experimentId: string; cell: CellRecord }
+  | { type: 'stopping'; experimentId: string; reason: string };
+
+export interface SessionSettings {
+  /** the model's key: handed to the provider, never recorded */
+  apiKey?: string;
+  /** the experiment's runners in order (spec.runners with their tokens, or the one runner of this session) */
+  runners: RunnerSettings[];
+  onEvent?: (e: ExperimentEvent) => void;
+}
+
+export interface ExperimentDeps {
+  runs: CellRuns;
+  records: RecordStore;
+  listBugs(): Promise<BugSummary[]>;
+}
+
+const FINAL = new Set<CellRecord['status']>(['plausible', 'not-plausible', 'budget', 'infrastructure-error']);
+const nowIso = () => new Date().toISOString();
+
+export class Experiments {
+  readonly store: ExperimentStore;
+  private readonly sessions = new Map<string, ExperimentSession>();
+
+  constructor(private readonly deps: ExperimentDeps) {
+    this.store = new ExperimentStore(deps.records);
+  }
+
+  /** Checks the spec (variants, prices, bugs) and records the experiment; `run` starts it. */
+  async create(json: unknown, source = 'experiment spec'): Promise<ExperimentRecord> {
+    const spec = parseExperimentSpec(json, source);
+    resolveVariants(spec);
+    checkPrices(spec);
+    modelSettings(spec, undefined);
+    const bugs = resolveBugs(spec.bugs, await this.deps.listBugs());
+    const runnerOfBug = assignRunners(
+      bugs.map((b) => b.id),
+      spec.runners?.length ?? 1,
+    );
+    const at = nowIso();
+    const record: ExperimentRecord = {
+      schemaVersion: EXPERIMENT_SCHEMA_VERSION,
+      kind: 'repairlab-experiment',
+      id: newExperimentId(),
+      createdAt: at,
+      updatedAt: at,
+      status: 'running',
+      spec: spec as unknown as Record<string, unknown>,
+      bugs,
+      runnerOfBug,
+      cells: bugs.length * spec.variants.length * spec.samples,
+      wallMsBefore: 0,
+    };
+    await this.store.put(record);
+    return record;
+  }
+
+  list(): Promise<ExperimentRecord[]> {
+    return this.store.list();
+  }
+
+  async get(id: string): Promise<ExperimentRecord> {
+    const record = await this.store.get(id);
+    if (!record) throw new Error(`There is no experiment ${id}: \`repairlab experiments\` lists them.`);
+    return record;
+  }
+
+  /** Runs (or, after a stop or a crash, goes on with) an experiment; one session per experiment at a time. */
+  async run(id: string, settings: SessionSettings): Promise<ExperimentSession> {
+    if (this.sessions.has(id)) throw new Error(`Experiment ${id} is running already.`);
+    const record = await this.get(id);
+    const spec = parseExperimentSpec(record.spec, `the spec recorded with experiment ${id}`);
+    const runnersNeeded = Math.max(0, ...Object.values(record.runnerOfBug)) + 1;
+    if (settings.runners.length < runnersNeeded) throw new Error(`Experiment ${id} spreads its bugs over ${runnersNeeded} runners; ${settings.runners.length} given.`);
+    const session = new ExperimentSession(this.deps, this.store, record, spec, settings);
+    this.sessions.set(id, session);
+    void session.done.finally(() => this.sessions.delete(id)).catch(() => undefined);
+    await session.started;
+    return session;
+  }
+}
+
+export class ExperimentSession {
+  readonly done: Promise<ExperimentRecord>;
+  /** resolves once the recorded cells are read and the first cells scheduled */
+  readonly started: Promise<void>;
+  private markStarted!: () => void;
+  private readonly strategies: Map<string, StrategySpec>;
+  private readonly model: ModelSettings;
+  private readonly plan: PlannedCell[];
+  private readonly cells = new Map<number, CellRecord>();
+  /** in-flight runs' usage so far (from their step events; a continued run starts from its recorded steps) */
+  private readonly live = new Map<number, RunUsage>();
+  private paused = false;
+  private stopReason: string | undefined;
+  private wakers: Array<() => void> = [];
+  private readonly sessionStart = performance.now();
+  private doneThisSession = 0;
+  private queued = 0;
+  private writeError: unknown;
+
+  constructor(
+    private readonly deps: ExperimentDeps,
+    private readonly store: ExperimentStore,
+    private readonly record: ExperimentRecord,
+    private readonly spec: ExperimentSpec,
+    private readonly settings: SessionSettings,
+  ) {
+    this.strategies = resolveVariants(spec);
+    this.model = modelSettings(spec, settings.apiKey);
+    this.plan = planCells(spec, record.bugs, record.runnerOfBug);
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+    this.done = this.execute().finally(() => this.markStarted());
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  /** No new cell starts; runs in flight pause after their step in flight. */
+  pause(): void {
+    if (this.paused || this.stopReason) return;
+    this.paused = true;
+    this.forEachRun((runId) => this.deps.runs.pause(runId));
+    this.record.status = 'paused';
+    this.saveRecord();
+    this.wake();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.forEachRun((runId) => this.deps.runs.resume(runId));
+    this.record.status = 'running';
+    this.saveRecord();
+    this.wake();
+  }
+
+  /** No new cell starts; runs in flight finish; the cells not started are marked not-run (a later resume runs them). */
+  stop(reason = 'stopped by the user'): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.settings.onEvent?.({ type: 'stopping', experimentId: this.id, reason });
+    if (this.paused) {
+      this.paused = false;
+      this.forEachRun((runId) => this.deps.runs.resume(runId));
+    }
+    this.wake();
+  }
+
+  progress(): ExperimentProgress {
+    let cost: number | null = 0;
+    let calls = 0;
+    const free = this.spec.budgets.unpricedModel === 'count-as-free';
+    for (const c of this.cells.values()) {
+      cost = addCost(cost, c.costUsd, free);
+      calls += c.calls;
+    }
+    for (const u of this.live.values()) {
+      cost = addCost(cost, u.costUsd, free);
+      calls += u.calls;
+    }
+    const done = [...this.cells.values()].filter((c) => FINAL.has(c.status)).length;
+    const running = [...this.cells.values()].filter((c) => c.status === 'running').length;
+    const sessionMs = performance.now() - this.sessionStart;
+    const remaining = this.queued + running;
+    return {
+      type: 'progress',
+      experimentId: this.id,
+      status: this.record.status,
+      total: this.plan.length,
+      done,
+      running,
+      queued: this.queued,
+      costUsd: cost,
+      calls,
+      elapsedMs: this.record.wallMsBefore + sessionMs,
+      etaMs: this.doneThisSession ? (sessionMs / this.doneThisSession) * remaining : null,
+    };
+  }
+
+  private async execute(): Promise<ExperimentRecord> {
+    for (const [index, cell] of await this.store.cells(this.id)) this.cells.set(index, cell);
+    const unfinished = (c: PlannedCell) => {
+      const rec = this.cells.get(c.index);
+      return rec?.status === 'running' || (rec?.status === 'not-run' && rec.runId !== undefined);
+    };
+    const interrupted = this.plan.filter(unfinished);
+    await this.adoptOrphans(interrupted.filter((c) => this.cells.get(c.index)!.status === 'running'));
+    // interrupted cells first (they were in flight), then the rest in order; not-run cells run now
+    const pending = [...interrupted, ...this.plan.filter((c) => !unfinished(c) && (!this.cells.has(c.index) || this.cells.get(c.index)!.status === 'not-run'))];
+    this.record.status = 'running';
+    delete this.record.stopReason;
+    await this.store.put(this.record);
+
+    const inFlight = new Map<number, Promise<void>>();
+    const perRunner = new Map<number, number>();
+    const { modelCalls, validations } = this.spec.concurrency;
+    for (;;) {
+      this.queued = pending.length;
+      if (this.stopReason || !pending.length) break;
+      const budget = this.budgetReached();
+      if (budget) {
+        this.stop(budget);
+        break;
+      }
+      if (this.paused) {
+        this.markStarted();
+        await this.nextWake();
+        continue;
+      }
+      const next = inFlight.size < modelCalls ? pending.findIndex((c) => (perRunner.get(c.runner) ?? 0) < validations) : -1;
+      if (next < 0) {
+        this.markStarted();
+        await Promise.race([...inFlight.values(), this.nextWake()]);
+        continue;
+      }
+      const [cell] = pending.splice(next, 1) as [PlannedCell];
+      perRunner.set(cell.runner, (perRunner.get(cell.runner) ?? 0) + 1);
+      const run = this.runCell(cell).finally(() => {
+        inFlight.delete(cell.index);
+        perRunner.set(cell.runner, perRunner.get(cell.runner)! - 1);
+      });
+      inFlight.set(cell.index, run);
+    }
+    this.markStarted();
+    await Promise.all(inFlight.values());
+    this.queued = 0;
+    if (this.stopReason) {
+      // an interrupted cell keeps its run: a later resume continues it
+      for (const c of pending) {
+        const saved = this.cells.get(c.index);
+        await this.saveCell({ ...(saved ?? this.freshCell(c)), status: 'not-run', reason: this.stopReason, finishedAt: nowIso() });
+      }
+    }
+    if (this.writeError) throw this.writeError;
+    this.record.status = this.stopReason ? 'stopped' : 'finished';
+    if (this.stopReason) this.record.stopReason = this.stopReason;
+    this.record.wallMsBefore += performance.now() - this.sessionStart;
+    await this.store.put(this.record);
+    this.emitProgress();
+    return this.record;
+  }
+
+  private budgetReached(): string | undefined {
+    const b = this.spec.budgets.experiment;
+    if (!b) return undefined;
+    const p = this.progress();
+    if (b.costUsd !== undefined && (p.costUsd ?? 0) >= b.costUsd) return `experiment cost budget reached ($${(p.costUsd ?? 0).toFixed(4)} ≥ $${b.costUsd})`;
+    if (b.calls !== undefined && p.calls >= b.calls) return `experiment call budget reached (${p.calls} ≥ ${b.calls} model calls)`;
+    if (b.wallMs !== undefined && p.elapsedMs >= b.wallMs) return `experiment wall-time budget reached (${Math.round(p.elapsedMs / 1000)} s ≥ ${b.wallMs / 1000} s)`;
+    return undefined;
+  }
+
+  /**
+   * A cell recorded as started but without a run id: the process died between the cell's record and its run's id
+   * reaching it. If the run wrote a record meanwhile, that run is the cell's (same bug, preset, variants and
+   * overrides, started after the cell, claimed by no other cell) — it is continued, not started again.
+   */
+  private async adoptOrphans(interrupted: PlannedCell[]): Promise<void> {
+    const orphans = interrupted.filter((c) => !this.cells.get(c.index)!.runId);
+    if (!orphans.length) return;
+    const claimed = new Set<string>();
+    for (const c of this.cells.values()) {
+      if (c.runId) claimed.add(c.runId);
+      for (const a of c.attempts) if (a.runId) claimed.add(a.runId);
+    }
+    const headers = (await listTrajectoryHeaders(this.deps.records)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const cell of orphans) {
+      const rec = this.cells.get(cell.index)!;
+      const want = canonicalJson(this.request(cell).overrides);
+      const found = headers.find(
+        (h) =>
+          !claimed.has(h.runId) &&
+          h.bug.id === cell.bugId &&
+          h.config.preset === cell.variant.preset &&
+          canonicalJson(h.config.variants) === canonicalJson(cell.variant.variants) &&
+          canonicalJson(h.config.overrides) === want &&
+          h.createdAt >= rec.startedAt,
+      );
+      if (!found) continue;
+      claimed.add(found.runId);
+      rec.runId = found.runId;
+      await this.saveCell(rec);
+    }
+  }
+
+  private request(cell: PlannedCell) {
+    return cellRequest(this.spec, cell, this.strategies.get(cell.variant.name)!, this.model, this.settings.runners[cell.runner]!);
+  }
+
+  private freshCell(cell: PlannedCell, rest: Partial<CellRecord> = {}): CellRecord {
+    return { experimentId: this.id, index: cell.index, bugId: cell.bugId, variant: cell.variant.name, sample: cell.sample, runner: cell.runner, status: 'running', startedAt: nowIso(), attempts: [], reason: '', costUsd: 0, calls: 0, steps: 0, ...rest };
+  }
+
+  private async runCell(cell: PlannedCell): Promise<void> {
+    const saved = this.cells.get(cell.index);
+    // interrupted, or left not-run by a stop with its run unfinished: that run goes on
+    const continued = saved?.status === 'running' || (saved?.status === 'not-run' && saved.runId !== undefined);
+    const rec = continued ? { ...saved!, status: 'running' as const, reason: '' } : this.freshCell(cell);
+    delete rec.finishedAt;
+    this.cells.set(cell.index, rec);
+    // announced in scheduling order, before the first await (concurrent cells' writes may land in any order)
+    this.settings.onEvent?.({ type: 'cell-started', experimentId: this.id, cell: structuredClone(rec), continued });
+    this.emitProgress();
+    await this.saveCell(rec);
+    for (;;) {
+      let verdict: RunVerdict;
+      let usage: RunUsage = { costUsd: 0, calls: 0, steps: 0 };
+      try {
+        const t = await this.attempt(cell, rec);
+        verdict = classifyRun(t);
+        usage = runUsage(t);
+      } catch (e) {
+        // an error before or around the run (its record, the bug's repository): infrastructure; its run, if it
+        // recorded one, is continued or counted as the verdict says
+        const t = rec.runId ? await this.deps.runs.get(rec.runId).catch(() => undefined) : undefined;
+        verdict = { status: 'infrastructure-error', reason: e instanceof Error ? e.message : String(e), transient: true, resumable: !!t && t.status !== 'finished' && !!t.resume };
+        if (t) usage = runUsage(t);
+      }
+      this.live.delete(cell.index);
+      if (verdict.transient && rec.attempts.length + 1 < this.spec.retries.maxAttempts && !this.stopReason) {
+        // the run is continued (set aside) or tried afresh; a fresh try keeps the failed run as an attempt, paid for
+        rec.attempts.push({ ...(rec.runId ? { runId: rec.runId } : {}), reason: verdict.reason, at: nowIso(), costUsd: verdict.resumable ? 0 : usage.costUsd, calls: verdict.resumable ? 0 : usage.calls });
+        if (!verdict.resumable) {
+          rec.costUsd = addCost(rec.costUsd, usage.costUsd);
+          rec.calls += usage.calls;
+          delete rec.runId;
+        }
+        await this.saveCell(rec);
+        const inMs = this.spec.retries.backoffMs * 2 ** (rec.attempts.length - 1);
+        this.settings.onEvent?.({ type: 'cell-retry', experimentId: this.id, cell: structuredClone(rec), reason: verdict.reason, inMs });
+        await new Promise((resolve) => setTimeout(resolve, inMs));
+        continue;
+      }
+      rec.status = verdict.status;
+      rec.reason = verdict.reason;
+      rec.costUsd = addCost(rec.costUsd, usage.costUsd);
+      rec.calls += usage.calls;
+      rec.steps = usage.steps;
+      rec.finishedAt = nowIso();
+      await this.saveCell(rec);
+      this.doneThisSession++;
+      this.settings.onEvent?.({ type: 'cell-finished', experimentId: this.id, cell: structuredClone(rec) });
+      this.emitProgress();
+      return;
+    }
+  }
+
+  /** One run of the cell: a recorded run that finished is only read, an interrupted one continued, else a new one. */
+  private async attempt(cell: PlannedCell, rec: CellRecord): Promise<Trajectory> {
+    const runner = this.settings.runners[cell.runner]!;
+    const live: RunUsage = { costUsd: 0, calls: 0, steps: 0 };
+    this.live.set(cell.index, live);
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'run-started') {
+        if (!rec.runId) {
+          rec.runId = e.runId;
+          void this.saveCell(rec).catch((err: unknown) => (this.writeError ??= err));
+        }
+        if (this.paused) void this.deps.runs.pause(e.runId).catch(() => undefined);
+      } else if (e.type === 'step') {
+        const s = e.step as TrajStep;
+        if (s.response) {
+          live.calls++;
+          live.costUsd = addCost(live.costUsd, s.costUsd);
+        }
+        if (s.auxiliary) {
+          live.calls += s.auxiliary.calls;
+          live.costUsd = addCost(live.costUsd, s.auxiliary.costUsd);
+        }
+        live.steps++;
+      }
+    };
+    if (rec.runId) {
+      const saved = await this.deps.runs.get(rec.runId);
+      if (saved?.status === 'finished') return saved;
+      if (saved?.resume) {
+        Object.assign(live, runUsage(saved));
+        return this.deps.runs.continueRun(rec.runId, { model: this.model, runner }, onEvent);
+      }
+      // the run never reached its first record: nothing of it was kept, so it starts afresh
+      delete rec.runId;
+    }
+    const [t] = await this.deps.runs.start(this.request(cell), onEvent);
+    if (!t) throw new Error(`the run of cell ${cell.index} (${cell.bugId}, ${cell.variant.name}) gave no trajectory`);
+    return t;
+  }
+
+  private forEachRun(act: (runId: string) => Promise<void>): void {
+    for (const c of this.cells.values()) if (c.status === 'running' && c.runId) void act(c.runId).catch(() => undefined);
+  }
+
+  private saveCell(cell: CellRecord): Promise<void> {
+    this.cells.set(cell.index, cell);
+    return this.store.putCell(cell);
+  }
+
+  private saveRecord(): void {
+    void this.store.put(this.record).catch((err: unknown) => (this.writeError ??= err));
+  }
+
+  private emitProgress(): void {
+    this.settings.onEvent?.(this.progress());
+  }
+
+  private nextWake(): Promise<void> {
+    return new Promise((resolve) => this.wakers.push(resolve));
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const w of wakers) w();
+  }
+}
+
