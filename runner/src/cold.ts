@@ -9,7 +9,7 @@ import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/r
 import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
 import { parseJavacOutput } from './diagnostics.ts';
 import { projectJars, runtimeJars } from './java-env.ts';
-import { runSandboxed } from './proc.ts';
+import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
 import type { Bind } from './sandbox.ts';
@@ -114,6 +114,8 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     for (const s of testSources) entries.push(['testClass', classNameOf(s, layout.testDirs)!]);
     const requestFile = path.join(out, 'request.txt');
     await writeRequestFile(requestFile, entries);
+    // the answer's key travels on stdin, never in the request file (which the tests can read)
+    const key = newKey();
     const t0 = Date.now();
     const r = await runSandboxed(
       ctx.sandbox,
@@ -129,6 +131,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
         group: job.treeId,
       },
       Math.max(1000, deadline - Date.now()) + 2000,
+      key,
     );
     const testsMs = Date.now() - t0;
     const msg = r.messages.find((m) => Array.isArray(m.tests));
@@ -139,7 +142,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       return { compiled: true, diagnostics, tests: [], stopped: r.timedOut ? 'wall-clock' : 'crash', compileMs, testsMs, crashReason: why };
     }
     const answer = readHarnessAnswer(msg, compileMs);
-    return { ...answer, compiled: true, diagnostics, compileMs, testsMs };
+    return { ...answer, compiled: true, diagnostics, compileMs, testsMs, testClasses: testSources.map((s) => classNameOf(s, layout.testDirs)!) };
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }

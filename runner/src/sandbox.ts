@@ -5,7 +5,7 @@
 // commands, request files and javac diagnostics need no translation.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { chown, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,22 @@ export interface ProcessLimits {
   cpuSeconds: number;
   /** RLIMIT_FSIZE: largest file the code may write */
   fileSizeBytes: number;
+  /**
+   * RLIMIT_DATA: private writable memory of each process — the Java heap, but also native memory (malloc,
+   * Unsafe.allocateMemory, thread stacks), which JVM flags do not cap. Absent: the backend's default.
+   */
+  dataBytes?: number;
+}
+
+/** Size of the sandbox's private /tmp (and /var/tmp): a tmpfs lives in memory, so an unsized one lets tests fill it. */
+export const TMP_MB = 128;
+const VAR_TMP_MB = 16;
+/** Private writable memory a sandboxed process may have beyond the sandbox's memory budget (metaspace, code, stacks). */
+const DATA_HEADROOM_MB = 512;
+
+/** The memory cap (RLIMIT_DATA) for a sandbox whose JVMs are given `memoryMb` (heap + 512 MB). */
+export function dataLimitBytes(memoryMb: number): number {
+  return (memoryMb + DATA_HEADROOM_MB) * 1024 * 1024;
 }
 
 export interface SandboxCommand {
@@ -63,7 +79,8 @@ function have(binary: string): boolean {
 }
 
 function prlimitArgs(l: ProcessLimits): string[] {
-  return ['prlimit', `--nproc=${l.nproc}`, `--cpu=${l.cpuSeconds}`, `--fsize=${l.fileSizeBytes}`, '--core=0', '--'];
+  const data = l.dataBytes ? [`--data=${l.dataBytes}`] : [];
+  return ['prlimit', `--nproc=${l.nproc}`, `--cpu=${l.cpuSeconds}`, `--fsize=${l.fileSizeBytes}`, ...data, '--core=0', '--'];
 }
 
 const BASE_ENV: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8' };
@@ -91,7 +108,10 @@ function runCapture(argv: string[], timeoutMs = 20_000): Promise<{ code: number 
 
 class BwrapSandbox implements Sandbox {
   readonly backend = 'bwrap' as const;
-  constructor(readonly isolation: Isolation) {}
+  constructor(
+    readonly isolation: Isolation,
+    private readonly dataBytes: number,
+  ) {}
 
   static argv(cmd: Omit<SandboxCommand, 'group'>): string[] {
     const out: string[] = [];
@@ -110,8 +130,9 @@ class BwrapSandbox implements Sandbox {
       '--ro-bind', '/etc', '/etc',
       '--proc', '/proc',
       '--dev', '/dev',
-      '--tmpfs', '/tmp',
-      '--tmpfs', '/var/tmp',
+      // sized: an unsized tmpfs grows in the host's shared memory until the machine runs out
+      '--size', String(TMP_MB * 1024 * 1024), '--tmpfs', '/tmp',
+      '--size', String(VAR_TMP_MB * 1024 * 1024), '--tmpfs', '/var/tmp',
     );
     for (const b of cmd.binds) out.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
     for (const [k, v] of Object.entries({ ...BASE_ENV, ...cmd.env })) out.push('--setenv', k, v);
@@ -120,7 +141,7 @@ class BwrapSandbox implements Sandbox {
   }
 
   async command(cmd: SandboxCommand): Promise<string[]> {
-    return BwrapSandbox.argv(cmd);
+    return BwrapSandbox.argv({ ...cmd, limits: { ...cmd.limits, dataBytes: cmd.limits.dataBytes ?? this.dataBytes } });
   }
 
   async prepareWritable(dir: string): Promise<void> {
@@ -143,7 +164,8 @@ const PROBE_SCRIPT = [
   'cat /proc/net/dev',
   'echo ::usr; (touch /usr/.repairlab-probe 2>/dev/null && echo WRITABLE)',
   'echo ::tmp; ls -A /tmp',
-  'echo ::limits; grep -E "^Max (processes|file size)" /proc/self/limits',
+  'echo ::limits; grep -E "^Max (processes|file size|data size)" /proc/self/limits',
+  'echo ::tmpsize; df -k /tmp | tail -n 1',
   'echo ::uid; id -u',
 ].join('; ');
 
@@ -163,21 +185,53 @@ function interpretProbe(stdout: string, hostMarker: string, limits: ProcessLimit
   const uid = Number(section('uid').trim());
   const nprocSet = new RegExp(`Max processes\\s+${limits.nproc}\\s`).test(limitLines);
   const fsizeSet = new RegExp(`Max file size\\s+${limits.fileSizeBytes}\\s`).test(limitLines);
+  const dataSet = limits.dataBytes !== undefined && new RegExp(`Max data size\\s+${limits.dataBytes}\\s`).test(limitLines);
+  const tmpKb = Number(section('tmpsize').trim().split(/\s+/)[1]);
   const notes: string[] = [];
   if (!noNetwork) notes.push(`network interfaces visible inside the sandbox: ${interfaces.join(', ')}`);
   if (uid === 0) notes.push('sandboxed code runs as root: the process-count limit is not enforced for root');
+  const cgroup = cgroupV2();
+  const uncapped = [
+    cgroup.usable ? null : `memory and process count of a sandbox as a whole (no cgroup v2: ${cgroup.why}); each process is capped by rlimits instead`,
+    'shared memory (/dev/shm) and kernel memory',
+    'CPU time of native code is capped only by RLIMIT_CPU per process, not by the validation\'s wall clock',
+  ].filter((x): x is string => x !== null);
   return {
     network: noNetwork,
     readOnlySystem,
     privateTmp,
     processLimits: nprocSet && fsizeSet && uid !== 0,
     notes,
+    limits: {
+      memoryMb: dataSet ? Math.round(limits.dataBytes! / 1024 / 1024) : null,
+      memoryHow: dataSet ? 'RLIMIT_DATA per process (heap and native allocations)' : 'none',
+      processes: nprocSet && uid !== 0 ? limits.nproc : null,
+      tmpMb: Number.isFinite(tmpKb) && tmpKb > 0 ? Math.round(tmpKb / 1024) : null,
+      cgroup: false,
+      processGroupKilled: true,
+      uncapped,
+    },
   };
+}
+
+/** Whether cgroup v2 is mounted with memory and pids controllers this runner could delegate (and why not). */
+function cgroupV2(): { usable: boolean; why: string } {
+  const root = '/sys/fs/cgroup';
+  if (!existsSync(path.join(root, 'cgroup.controllers'))) return { usable: false, why: `${root} is not a cgroup v2 hierarchy on this machine` };
+  try {
+    const controllers = readFileSync(path.join(root, 'cgroup.controllers'), 'utf8');
+    if (!/\bmemory\b/.test(controllers) || !/\bpids\b/.test(controllers)) return { usable: false, why: 'the memory or pids controller is not available' };
+    accessSync(path.join(root, 'cgroup.subtree_control'), constants.W_OK);
+  } catch {
+    return { usable: false, why: `${root} is not writable by the runner` };
+  }
+  // usable in principle; the runner does not create cgroups yet, so it reports them as not obtained
+  return { usable: false, why: 'cgroup v2 is available but the runner does not delegate cgroups yet' };
 }
 
 const PROBE_LIMITS: ProcessLimits = { nproc: 777, cpuSeconds: 60, fileSizeBytes: 7_777_777 };
 
-async function probeBwrap(): Promise<Isolation> {
+async function probeBwrap(dataBytes: number): Promise<Isolation> {
   for (const bin of ['bwrap', 'prlimit', ...(isRoot ? ['setpriv'] : [])]) {
     if (!have(bin)) throw new SandboxUnavailableError(`bubblewrap sandbox unavailable: \`${bin}\` is not installed (Debian: apt-get install bubblewrap util-linux).`);
   }
@@ -185,7 +239,8 @@ async function probeBwrap(): Promise<Isolation> {
   const hostMarker = path.join(os.tmpdir(), marker);
   await writeFile(hostMarker, '');
   try {
-    const argv = BwrapSandbox.argv({ argv: ['sh', '-c', PROBE_SCRIPT], binds: [], cwd: '/', limits: PROBE_LIMITS });
+    const limits = { ...PROBE_LIMITS, dataBytes };
+    const argv = BwrapSandbox.argv({ argv: ['sh', '-c', PROBE_SCRIPT], binds: [], cwd: '/', limits });
     const r = await runCapture(argv);
     if (r.code !== 0) {
       throw new SandboxUnavailableError(
@@ -193,7 +248,7 @@ async function probeBwrap(): Promise<Isolation> {
           'Inside Docker or on systems that restrict user namespaces bwrap cannot run: use --sandbox docker, or --sandbox none --allow-unsandboxed on a machine you do not mind tests touching.',
       );
     }
-    const seen = interpretProbe(r.stdout, marker, PROBE_LIMITS);
+    const seen = interpretProbe(r.stdout, marker, limits);
     return { backend: 'bwrap', ...seen, notes: [...seen.notes, 'JVM heap, metaspace and stack are capped by JVM flags'] };
   } finally {
     await rm(hostMarker, { force: true });
@@ -316,7 +371,10 @@ export interface SandboxOptions {
 /** Picks and probes the backend. bwrap is the default; `none` needs allowUnsandboxed. Never silently downgrades. */
 export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const wanted = opts.sandbox ?? 'bwrap';
-  if (wanted === 'bwrap') return new BwrapSandbox(await probeBwrap());
+  if (wanted === 'bwrap') {
+    const data = dataLimitBytes(opts.memoryMb);
+    return new BwrapSandbox(await probeBwrap(data), data);
+  }
   if (wanted === 'docker') return new DockerSandbox(await probeDocker(), opts.dataDir, opts.memoryMb);
   if (!opts.allowUnsandboxed) {
     throw new SandboxUnavailableError('Refusing to run model-written code without a sandbox: --sandbox none also needs --allow-unsandboxed.');

@@ -5,10 +5,10 @@ import type { z } from 'zod';
 import { Limits, ValidateBatchRequest, ValidateRequest, type ValidationResult } from '../../worker/contracts/runner-api.ts';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import { coldValidate } from './cold.ts';
-import { normaliseLayout, type RunnerContext } from './context.ts';
+import { classNameOf, normaliseLayout, type RunnerContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { projectJars } from './java-env.ts';
-import { toValidationResult, type HarnessAnswer } from './results.ts';
+import { crossChecked, toValidationResult, type HarnessAnswer, type SuiteExpectation } from './results.ts';
 import { checkRepoPath } from './store.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
 
@@ -50,6 +50,8 @@ export class ValidationService {
   private cache = new ResultCache(1000);
   /** keys whose warm worker failed to start recently → go cold for a while */
   private warmBroken = new Map<string, number>();
+  /** the suite's test ids per (snapshot, layout), from the first clean run of the whole, unpatched-tests suite */
+  private suites = new Map<string, string[]>();
   readonly pool: WorkerPool;
 
   constructor(
@@ -82,18 +84,41 @@ export class ValidationService {
     const javaOnly = Object.keys(req.overlay).every((p) => p.endsWith('.java') && [...layout.sourceDirs, ...layout.testDirs].some((d) => p.startsWith(`${d}/`)));
     const warmKey = `${req.treeId}:${createHash('sha256').update(stableJson(layout)).digest('hex').slice(0, 16)}`;
     const tryWarm = req.path !== 'cold' && javaOnly && (this.warmBroken.get(warmKey) ?? 0) < Date.now();
-    return { layout, limits, tree, cacheKey, warmKey, tryWarm };
+    // the test classes a run of the suite must account for: the snapshot's test sources as the overlay leaves them
+    const inTests = (p: string) => classNameOf(p, layout.testDirs) !== undefined;
+    const testFiles = new Set(tree.manifest.files.map((f) => f.path).filter(inTests));
+    for (const [p, content] of Object.entries(req.overlay)) {
+      if (!inTests(p)) continue;
+      if (content === null) testFiles.delete(p);
+      else testFiles.add(p);
+    }
+    const testsUntouched = !Object.keys(req.overlay).some(inTests);
+    const testClasses = [...testFiles].map((p) => classNameOf(p, layout.testDirs)!).sort();
+    return { layout, limits, tree, cacheKey, warmKey, tryWarm, testClasses, testsUntouched };
   }
 
-  /** Caches a verdict unless it depends on machine load (crashes, wall-clock stops, timeouts). */
+  /** Refuses a pass that does not account for the suite, and learns the suite's ids from a clean run. */
+  private checked(answer: HarnessAnswer, req: ParsedRequest, prep: { warmKey: string; testClasses: string[]; testsUntouched: boolean }): HarnessAnswer {
+    const expected: SuiteExpectation = { testClasses: answer.testClasses ?? prep.testClasses };
+    const known = prep.testsUntouched ? this.suites.get(prep.warmKey) : undefined;
+    if (known) expected.ids = known;
+    const checked = crossChecked(answer, req.tests, expected);
+    if (prep.testsUntouched && !known && req.tests.mode !== 'listed' && checked.stopped === 'none' && clean(checked) && checked.suite) {
+      if (this.suites.size >= 1000) this.suites.clear();
+      this.suites.set(prep.warmKey, Object.values(checked.suite).flat().sort());
+    }
+    return checked;
+  }
+
+  /** Caches a verdict only from a validation that ended clean (no crash, stop by the clock, timeout, poisoning or refusal). */
   private remember(cacheKey: string, answer: HarnessAnswer, result: ValidationResult): void {
-    const loadDependent = answer.stopped === 'crash' || answer.stopped === 'wall-clock' || answer.tests.some((t) => t.status === 'timeout');
-    if (!loadDependent) this.cache.set(cacheKey, result);
+    if (clean(answer)) this.cache.set(cacheKey, result);
   }
 
   async validate(req: ParsedRequest): Promise<ValidationResult> {
     const started = Date.now();
-    const { layout, limits, tree, cacheKey, warmKey, tryWarm } = await this.prepare(req);
+    const prep = await this.prepare(req);
+    const { layout, limits, tree, cacheKey, warmKey, tryWarm } = prep;
     const hit = this.cache.get(cacheKey);
     if (hit) return { ...hit, cached: true, timingsMs: { ...hit.timingsMs, total: Date.now() - started } };
 
@@ -116,6 +141,7 @@ export class ValidationService {
         coldValidate(this.ctx, { treeId: req.treeId, treeDir: tree.dir, overlay: req.overlay, layout, tests: req.tests, limits, coverage: req.coverage }),
       );
     }
+    answer = this.checked(answer, req, prep);
     const result = toValidationResult(answer, req.tests, path, Date.now() - started);
     this.remember(cacheKey, answer, result);
     return result;
@@ -156,9 +182,10 @@ export class ValidationService {
           return a;
         });
         indices.forEach((i, k) => {
-          const answer = answers?.[k];
+          const raw = answers?.[k];
           // unanswered, or the JVM crashed under it: validated alone (which retries a crash cold)
-          if (!answer || (answer.stopped === 'crash' && req.path === 'auto')) return;
+          if (!raw || (raw.stopped === 'crash' && req.path === 'auto')) return;
+          const answer = this.checked(raw, singles[i]!, prepared[i]!);
           const result = toValidationResult(answer, req.tests, 'warm', Date.now() - started);
           this.remember(prepared[i]!.cacheKey, answer, result);
           results[i] = result;
@@ -186,4 +213,15 @@ export class ValidationService {
   close(): void {
     this.pool.close();
   }
+}
+
+/** A validation that ended clean: its verdict does not depend on load, and nothing hostile was detected. */
+function clean(answer: HarnessAnswer): boolean {
+  return (
+    answer.stopped !== 'crash' &&
+    answer.stopped !== 'wall-clock' &&
+    !answer.poisoned &&
+    !answer.refused &&
+    !answer.tests.some((t) => t.status === 'timeout')
+  );
 }

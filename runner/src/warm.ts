@@ -8,7 +8,7 @@ import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
 import { JAVAC_POOL_ACCESS, projectJars, runtimeJars } from './java-env.ts';
-import { killTree, ProtocolReader } from './proc.ts';
+import { killTree, newKey, ProtocolReader } from './proc.ts';
 import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
 
@@ -51,6 +51,7 @@ export class WarmWorker {
   private child!: ChildProcess;
   private pending: ((msg: Record<string, unknown> | Error) => void) | undefined;
   private stderrTail = '';
+  private reader!: ProtocolReader;
   baselineCompiled = false;
 
   private constructor(
@@ -67,6 +68,8 @@ export class WarmWorker {
       ['out', path.join(dir, 'out')],
       ['release', layout.javaRelease],
       ['junit', layout.junit],
+      // in bubblewrap's PID namespace every other process is one a validation left behind
+      ['privatePids', ctx.sandbox.backend === 'bwrap'],
     ];
     for (const d of layout.sourceDirs) config.push(['sourceDir', d]);
     for (const d of layout.testDirs) config.push(['testDir', d]);
@@ -104,16 +107,22 @@ export class WarmWorker {
   private launch(argv: string[]): Promise<Record<string, unknown>> {
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
+    // the start key authenticates the ready message only; every command then carries a key of its own
+    const startKey = newKey();
     const reader = new ProtocolReader((msg) => {
+      // one answer per key: nothing more is accepted until the next command names a new one
+      reader.key = undefined;
       const p = this.pending;
       this.pending = undefined;
       p?.(msg);
-    });
+    }, startKey);
+    this.reader = reader;
     child.stdout!.on('data', (d: Buffer) => reader.push(d));
     child.stderr!.on('data', (d: Buffer) => {
       this.stderrTail = (this.stderrTail + d.toString()).slice(-4000);
     });
     child.stdin!.on('error', () => undefined);
+    child.stdin!.write(`KEY ${startKey.toString('hex')}\n`);
     const onGone = (why: string) => {
       this.dead = true;
       const p = this.pending;
@@ -177,11 +186,14 @@ export class WarmWorker {
     const reqs = jobs.map((job, i) => WarmWorker.requestFiles(job, `v${i}/`));
     const bundle = bundleOf(reqs.map((r) => r.name), reqs.flatMap((r) => r.files));
     const answer = this.next(timeoutMs);
-    this.child.stdin!.write(`${command} ${bundle.length}\n`);
+    const key = newKey();
+    this.reader.key = key;
+    this.child.stdin!.write(`${command} ${bundle.length} ${key.toString('hex')}\n`);
     this.child.stdin!.write(bundle);
     try {
       return { msg: await answer };
     } catch (e) {
+      this.reader.key = undefined;
       const overran = !this.dead;
       this.kill();
       return { failure: overran ? `no answer within the wall clock (${timeoutMs - GRACE_MS} ms); the worker was killed` : (e as Error).message, overran };

@@ -12,6 +12,23 @@ export const Isolation = z.object({
   privateTmp: z.boolean(),
   processLimits: z.boolean(),
   notes: z.array(z.string()).default([]),
+  /** the resource limits the backend's start-up probe saw in force (null: not obtained), and what stays uncapped */
+  limits: z
+    .object({
+      /** cap on each sandboxed process's memory, native allocations included */
+      memoryMb: z.number().nullable(),
+      memoryHow: z.string(),
+      /** cap on the sandbox user's processes + threads */
+      processes: z.number().int().nullable(),
+      /** size of the sandbox's private /tmp */
+      tmpMb: z.number().nullable(),
+      /** whether cgroup v2 caps (memory of the sandbox as a whole, pids) were obtained */
+      cgroup: z.boolean(),
+      /** whether what a validation started is killed at its end (PID namespace / process group) */
+      processGroupKilled: z.boolean(),
+      uncapped: z.array(z.string()),
+    })
+    .optional(),
 });
 export type Isolation = z.infer<typeof Isolation>;
 

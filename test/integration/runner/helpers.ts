@@ -7,6 +7,8 @@ import { startRunner, type RunningRunner } from '../../../runner/src/index.ts';
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';
 
 export interface TestRunner extends RunningRunner {
+  /** the runner's data directory (tests check it holds no leftovers) */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startTestRunner(opts: { workers?: number; recycleAfter?: n
   });
   return {
     ...runner,
+    dataDir,
     async stop() {
       await runner.close();
       await rm(dataDir, { recursive: true, force: true });

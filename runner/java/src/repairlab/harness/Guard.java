@@ -1,26 +1,72 @@
 package repairlab.harness;
 
+import java.io.File;
+import java.io.FilePermission;
+import java.lang.reflect.ReflectPermission;
+import java.nio.file.LinkPermission;
+import java.security.AccessControlException;
+import java.security.AccessController;
 import java.security.Permission;
+import java.security.Policy;
+import java.security.ProtectionDomain;
+import java.util.regex.Pattern;
 
 /**
- * Keeps code under test from ending the harness JVM or starting processes. The OS sandbox (bubblewrap /
- * Docker) is the real boundary; this guard turns System.exit and process forks into a reported test error
- * instead of a lost worker. (SecurityManager is deprecated but still functional on JDK 17.)
+ * Keeps code under test from ending or taking over the harness JVM. The OS sandbox (bubblewrap / Docker) is the real
+ * boundary; this guard decides by WHO asks, never by a flag code could flip: a sensitive permission is refused when
+ * code under test is on the calling stack (a frame whose class was not loaded by the boot, platform or application
+ * loader — ProjectLoader or any loader it made) or in the thread's inherited access-control context (a thread that
+ * project code created, even if it now runs only JDK frames). The harness's own calls pass: none of its frames are
+ * project code. (SecurityManager is deprecated but still functional on JDK 17.)
  */
 final class Guard extends SecurityManager {
-  static volatile boolean harnessExiting = false;
+  private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+  private static final ClassLoader APP = ClassLoader.getSystemClassLoader();
+  private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+  /** granted to every domain but project code's: asking for it tells whether project code is in the context */
+  private static final Permission TRUSTED_ONLY = new RuntimePermission("repairlab.trustedOnly");
+  /** the working directory relative file names resolve against (cached by the JDK at start, like this) */
+  private static final String CWD = new File("").getAbsolutePath();
+  /** files that hold this process's memory or its pipes (the protocol's stdin, the result channel) */
+  private static final Pattern PRIVATE_FILES = Pattern.compile(
+      "^(/proc/(self|thread-self|\\d+)(/task/\\d+)?/(mem|fd|fdinfo|map_files|pagemap|environ|syscall|stack)(/.*)?"
+          + "|/dev/(fd|stdin|stdout|stderr)(/.*)?|/proc/(kcore|kmem)|(pipe|socket|anon_inode):.*)$");
+
+  static boolean trustedLoader(ClassLoader l) {
+    return l == null || l == PLATFORM || l == APP;
+  }
+
+  /** Installs the policy (everything for trusted code) and the guard. Call once, before any project code loads. */
+  @SuppressWarnings("removal")
+  static void install() {
+    Policy.setPolicy(new Policy() {
+      @Override
+      public boolean implies(ProtectionDomain domain, Permission perm) {
+        return perm != TRUSTED_ONLY || trustedLoader(domain.getClassLoader());
+      }
+    });
+    // link the guard's own lambdas and classes now: linking them under the guard would ask the guard again
+    privateLookupOnStack();
+    projectCodeAsks(TRUSTED_ONLY);
+    privateFile("/proc/self/mem");
+    System.setSecurityManager(new Guard());
+  }
+
+  /** set while the guard itself looks at the stack (which asks for class loaders: that must not ask the guard again) */
+  private static final ThreadLocal<Boolean> DECIDING = new ThreadLocal<>();
 
   @Override
   public void checkPermission(Permission perm) {
-    if (perm instanceof RuntimePermission) {
-      String name = perm.getName();
-      if (name.startsWith("exitVM") && !harnessExiting) {
-        throw new SecurityException("System.exit(" + name.substring(Math.min(name.length(), 7)) + ") called by the code under test was blocked by the RepairLab runner");
-      }
-      if (name.equals("setSecurityManager")) {
-        throw new SecurityException("Replacing the security manager is blocked by the RepairLab runner");
-      }
+    if (DECIDING.get() != null) return;
+    DECIDING.set(Boolean.TRUE);
+    String why;
+    try {
+      why = sensitive(perm);
+      if (why != null && !projectCodeAsks(perm)) why = null;
+    } finally {
+      DECIDING.remove();
     }
+    if (why != null) throw new SecurityException(why + " is blocked by the RepairLab runner");
   }
 
   @Override
@@ -33,8 +79,97 @@ final class Guard extends SecurityManager {
     throw new SecurityException("Starting a process (" + cmd + ") is blocked by the RepairLab runner");
   }
 
+  /** What a permission would allow, when code under test must not have it; null when it may. */
+  private static String sensitive(Permission perm) {
+    String name = perm.getName();
+    if (perm instanceof RuntimePermission) {
+      if (name.startsWith("exitVM")) return "System.exit(" + name.substring(Math.min(name.length(), 7)) + ") called by the code under test";
+      if (name.startsWith("loadLibrary.")) return "Loading a native library (" + name.substring(12) + ")";
+      switch (name) {
+        case "setSecurityManager":
+        case "createSecurityManager":
+          return "Replacing the security manager";
+        case "readFileDescriptor":
+          return "Reading the harness's file descriptors";
+        case "shutdownHooks":
+          return "Registering a shutdown hook";
+        case "getClassLoader":
+          return "Reaching the runner's class loaders";
+        case "setFactory":
+          return "Setting a JVM-wide factory";
+        case "stopThread":
+          return "Stopping another thread";
+        case "inheritedChannel":
+          return "Reaching the harness's inherited channel";
+        default:
+          if (name.startsWith("accessClassInPackage.sun.") || name.startsWith("accessClassInPackage.jdk.internal")) return "Access to " + name.substring(21);
+          return null;
+      }
+    }
+    if (perm instanceof ReflectPermission && name.equals("suppressAccessChecks")) {
+      // setAccessible on the project's own classes stays allowed; a private lookup in another loader's class (the
+      // harness's, JUnit's) would let code define classes in the trusted loader
+      return privateLookupOnStack() ? "A private lookup in the runner's classes" : null;
+    }
+    if (perm instanceof LinkPermission) return "Creating links";
+    if (perm instanceof java.lang.management.ManagementPermission && name.equals("control")) return "Controlling the JVM (heap dumps, diagnostic commands)";
+    if (perm instanceof java.security.SecurityPermission && name.equals("setPolicy")) return "Replacing the security policy";
+    if (perm instanceof FilePermission) return privateFile(name) ? "Access to " + name : null;
+    return null;
+  }
+
+  private static boolean privateLookupOnStack() {
+    return WALKER.walk(s -> s.anyMatch(f -> f.getDeclaringClass() == java.lang.invoke.MethodHandles.class && f.getMethodName().equals("privateLookupIn")));
+  }
+
+  /** Whether a file name reaches this process's memory or file descriptors (by its name or where its links lead). */
+  static boolean privateFile(String name) {
+    if (name.equals("<<ALL FILES>>")) return false;
+    File f = new File(name);
+    String abs = f.isAbsolute() ? f.getPath() : new File(CWD, name).getPath();
+    String normal = java.nio.file.Path.of(abs).normalize().toString();
+    if (PRIVATE_FILES.matcher(normal).matches()) return true;
+    if (!normal.startsWith("/proc") && !normal.startsWith("/dev") && !normal.startsWith("/tmp") && !normal.startsWith("/var/tmp")) return false;
+    try {
+      return PRIVATE_FILES.matcher(new File(normal).getCanonicalPath()).matches();
+    } catch (java.io.IOException e) {
+      return true;
+    }
+  }
+
+  /** Code under test is on this thread's stack or in the access-control context it inherited. */
+  @SuppressWarnings("removal")
+  private static boolean projectCodeAsks(Permission perm) {
+    if (WALKER.walk(Guard::projectFrameBeforePrivileged)) return true;
+    try {
+      AccessController.checkPermission(TRUSTED_ONLY);
+      return false;
+    } catch (AccessControlException e) {
+      return true;
+    }
+  }
+
+  /**
+   * Whether a project frame is on the stack, read as AccessController reads it: a `doPrivileged` call ends the walk
+   * after its caller (so the JDK's own privileged work — loading libnet for a socket — passes, while project code
+   * calling doPrivileged itself is still seen).
+   */
+  private static boolean projectFrameBeforePrivileged(java.util.stream.Stream<StackWalker.StackFrame> frames) {
+    boolean privileged = false;
+    for (java.util.Iterator<StackWalker.StackFrame> it = frames.iterator(); it.hasNext();) {
+      StackWalker.StackFrame f = it.next();
+      Class<?> c = f.getDeclaringClass();
+      if (c == AccessController.class) {
+        privileged = true;
+        continue;
+      }
+      if (!trustedLoader(c.getClassLoader())) return true;
+      if (privileged) return false;
+    }
+    return false;
+  }
+
   static void exit(int code) {
-    harnessExiting = true;
     Runtime.getRuntime().halt(code);
   }
 }

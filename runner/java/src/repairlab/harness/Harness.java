@@ -19,7 +19,10 @@ import java.util.TreeSet;
  *   run <request>    cold path: tests of already-compiled classes (javac ran as its own process), one JVM per validation
  *   serve <config>   warm path: compiles the base project once, then answers `VALIDATE <bytes>` and
  *                    `VALIDATE_BATCH <bytes>` commands on stdin, each followed by a request bundle (Bundle)
- * Every answer is one stdout line starting with MARKER followed by JSON; whatever tests print is swallowed.
+ * Every answer is one stdout line: MARKER, the HMAC-SHA256 of the JSON under the secret key the runner sent for it
+ * (hex), a space, the JSON. The keys arrive on stdin (`KEY <hex>` first; warm: each command carries its own) and live
+ * only in local variables of the harness's main thread, which code under test cannot reach (docs/runner-api.md,
+ * "The result channel"). Whatever tests print is swallowed, and the runner ignores every line it cannot authenticate.
  */
 public final class Harness {
   static final String MARKER = "@@REPAIRLAB@@ ";
@@ -30,29 +33,64 @@ public final class Harness {
 
   public static void main(String[] args) throws Exception {
     protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    // the protocol owns stdin; code under test reading System.in gets an empty stream, not the next request
+    java.io.InputStream in = new java.io.BufferedInputStream(new java.io.FileInputStream(FileDescriptor.in));
+    System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+    String first = readLine(in);
+    byte[] key = first != null && first.startsWith("KEY ") ? hex(first.substring(4).trim()) : null;
+    if (key == null || key.length < 16) {
+      protocol.println("the runner sent no key on stdin: nothing can be answered");
+      Guard.exit(2);
+    }
     PrintStream sink = new PrintStream(captured, true, StandardCharsets.UTF_8);
     System.setOut(sink);
     System.setErr(sink);
-    System.setSecurityManager(new Guard());
-    if (args.length == 2 && args[0].equals("run")) {
-      runCold(Request.read(Path.of(args[1])));
-      Guard.exit(0);
-    } else if (args.length == 2 && args[0].equals("serve")) {
-      serve(Request.read(Path.of(args[1])));
-      Guard.exit(0);
-    } else {
-      protocol.println(MARKER + Json.write(Map.of("error", "usage: Harness run <request> | serve <config>")));
+    Guard.install();
+    try {
+      if (args.length == 2 && args[0].equals("run")) {
+        runCold(Request.read(Path.of(args[1])), key);
+        Guard.exit(0);
+      } else if (args.length == 2 && args[0].equals("serve")) {
+        serve(Request.read(Path.of(args[1])), key, in);
+        Guard.exit(0);
+      }
+    } catch (Throwable t) {
+      // the harness itself failed: say why on the real stderr (the runner reports it), not into the tests' sink
+      t.printStackTrace(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+      Guard.exit(1);
+    }
+    {
+      send(Map.of("error", "usage: Harness run <request> | serve <config>"), key);
       Guard.exit(2);
     }
+  }
+
+  private static byte[] hex(String s) {
+    if (s.length() % 2 != 0 || !s.matches("[0-9a-fA-F]*")) return null;
+    byte[] b = new byte[s.length() / 2];
+    for (int i = 0; i < b.length; i++) b[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+    return b;
   }
 
   static TestEngine engineFor(String junit) {
     return junit.equals("junit5") ? new PlatformEngine() : new Junit4Engine();
   }
 
-  private static void send(Map<String, Object> message) {
+  /** Sends one answer authenticated with `key` (HMAC-SHA256 over the JSON's UTF-8 bytes). */
+  private static void send(Map<String, Object> message, byte[] key) {
+    String json = Json.write(message);
+    String mac;
+    try {
+      javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
+      hmac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+      StringBuilder h = new StringBuilder();
+      for (byte x : hmac.doFinal(json.getBytes(StandardCharsets.UTF_8))) h.append(String.format("%02x", x));
+      mac = h.toString();
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is unavailable", e);
+    }
     // a leading newline ends any partial line code under test wrote straight to file descriptor 1
-    protocol.print("\n" + MARKER + Json.write(message) + "\n");
+    protocol.print("\n" + MARKER + mac + " " + json + "\n");
     protocol.flush();
   }
 
@@ -62,7 +100,7 @@ public final class Harness {
     return out;
   }
 
-  private static void runCold(Request req) {
+  private static void runCold(Request req, byte[] key) {
     long t0 = System.currentTimeMillis();
     Set<String> programClasses = new HashSet<>(req.all("programClass"));
     Set<String> projectClasses = new HashSet<>(programClasses);
@@ -74,17 +112,20 @@ public final class Harness {
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     if (coverage != null) session.hooks = coverage;
     Map<String, Object> out = new LinkedHashMap<>();
-    session.run(req.get("mode", "all"), req.all("test"), new ArrayList<>(new TreeSet<>(req.all("testClass"))));
+    List<String> testClasses = new ArrayList<>(new TreeSet<>(req.all("testClass")));
+    session.run(req.get("mode", "all"), req.all("test"), testClasses);
     out.put("tests", session.resultList());
+    out.put("suite", session.suite(testClasses));
     out.put("stopped", session.stopped);
     out.put("poisoned", session.poisoned);
     out.put("testsMs", System.currentTimeMillis() - t0);
     out.put("droppedOutputBytes", captured.droppedBytes());
     if (coverage != null) out.put("coverage", coverage.results());
-    send(out);
+    send(out, key);
   }
 
-  private static void serve(Request config) throws Exception {
+  private static void serve(Request config, byte[] startKey, java.io.InputStream in) throws Exception {
+    PRIVATE_PIDS = config.get("privatePids", "false").equals("true");
     WarmProject project = new WarmProject(config);
     String junit = config.get("junit", "junit4");
     TestEngine engine = engineFor(junit);
@@ -97,10 +138,7 @@ public final class Harness {
     ready.put("compiled", base.compiled);
     ready.put("diagnostics", base.diagnostics);
     ready.put("compileMs", base.ms);
-    send(ready);
-    // the protocol owns stdin; code under test reading System.in gets an empty stream, not the next request
-    java.io.InputStream in = new java.io.BufferedInputStream(System.in);
-    System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+    send(ready, startKey);
     // a reader thread takes requests off stdin, so this thread can wait for one with a time limit (collectWhileIdle)
     java.util.concurrent.BlockingQueue<Incoming> inbox = new java.util.concurrent.LinkedBlockingQueue<>();
     Thread reader = new Thread(() -> readRequests(in, inbox), "repairlab-protocol");
@@ -116,8 +154,10 @@ public final class Harness {
       String line = msg.line;
       if (line.equals("EXIT")) return;
       boolean batch = line.startsWith("VALIDATE_BATCH ");
-      if (!batch && !line.startsWith("VALIDATE ")) {
-        send(Map.of("error", "unknown command"));
+      // this command's key: the answer is authenticated with it, and it is forgotten after the answer
+      byte[] key = msg.key;
+      if ((!batch && !line.startsWith("VALIDATE ")) || key == null) {
+        send(Map.of("error", "unknown or unkeyed command", "poisoned", true), startKey);
         continue;
       }
       Map<String, Object> out;
@@ -131,19 +171,24 @@ public final class Harness {
         out.put("poisoned", true);
       }
       captured.reset();
-      send(out);
+      send(out, key);
     }
   }
 
+  /** whether this JVM has a PID namespace of its own (bubblewrap): then any other process in it is a leftover */
+  private static boolean PRIVATE_PIDS;
+
   /** One protocol message: its command line and, for VALIDATE and VALIDATE_BATCH, its bundle (null if malformed). */
   private static final class Incoming {
-    static final Incoming END = new Incoming("", null);
+    static final Incoming END = new Incoming("", null, null);
     final String line;
     final byte[] data;
+    final byte[] key;
 
-    Incoming(String line, byte[] data) {
+    Incoming(String line, byte[] data, byte[] key) {
       this.line = line;
       this.data = data;
+      this.key = key;
     }
   }
 
@@ -153,19 +198,24 @@ public final class Harness {
       String line;
       while ((line = readLine(in)) != null) {
         byte[] data = null;
+        byte[] key = null;
         if (line.startsWith("VALIDATE_BATCH ") || line.startsWith("VALIDATE ")) {
+          // VALIDATE <bytes> <key hex>
+          String[] parts = line.split(" ");
           int size = -1;
           try {
-            size = Integer.parseInt(line.substring(line.indexOf(' ') + 1).trim());
-          } catch (NumberFormatException e) {
+            size = Integer.parseInt(parts[1]);
+          } catch (RuntimeException e) {
             // answered as malformed
           }
+          if (parts.length == 3) key = hex(parts[2]);
+          line = parts[0] + " " + (parts.length > 1 ? parts[1] : "");
           if (size >= 0) {
             data = in.readNBytes(size);
             if (data.length < size) break;
           }
         }
-        inbox.add(new Incoming(line, data));
+        inbox.add(new Incoming(line, data, key));
       }
     } catch (java.io.IOException e) {
       // stdin closed: the runner went away
@@ -461,9 +511,16 @@ public final class Harness {
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     if (coverage != null) session.hooks = coverage;
     long t1 = System.currentTimeMillis();
-    session.run(req.get("mode", "all"), req.all("test"), testClasses);
+    GlobalState before = new GlobalState(PRIVATE_PIDS);
+    session.state = before;
+    try {
+      session.run(req.get("mode", "all"), req.all("test"), testClasses);
+    } finally {
+      before.restore();
+    }
     out.put("testsMs", System.currentTimeMillis() - t1);
     out.put("tests", session.resultList());
+    out.put("suite", session.suite(testClasses));
     out.put("stopped", session.stopped);
     out.put("poisoned", session.poisoned);
     if (session.poisonReason != null) out.put("poisonReason", session.poisonReason);

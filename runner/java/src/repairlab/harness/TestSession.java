@@ -27,6 +27,8 @@ final class TestSession {
   final Map<String, Map<String, Object>> results = new LinkedHashMap<>();
   /** optional per-test hook (coverage): called on the test thread before a test starts and after it ends */
   TestHooks hooks;
+  /** the JVM state before the run (warm path): anything the run leaves that cannot be put back poisons the worker */
+  GlobalState state;
   volatile String stopped = "none";
   volatile boolean poisoned = false;
   volatile String poisonReason = null;
@@ -120,7 +122,13 @@ final class TestSession {
       }
     }
     // the test thread that finished its run is ending, not leaked; one that did not finish is looked at like any other
-    checkLeakedThreads(lastDone != null && lastDone.getCount() == 0 ? last : null);
+    if (state != null) {
+      String left = state.leftovers(lastDone != null && lastDone.getCount() == 0 ? last : null);
+      if (left != null) {
+        poisoned = true;
+        if (poisonReason == null) poisonReason = left;
+      }
+    }
   }
 
   /** The run's steps, on the test thread; each skips the tests that already have a result. */
@@ -402,19 +410,18 @@ final class TestSession {
     return f;
   }
 
-  /** Threads the tests left in the group; the test thread that just finished its run is not one of them. */
-  private void checkLeakedThreads(Thread finished) {
-    Thread[] threads = new Thread[group.activeCount() + 8];
-    int n = group.enumerate(threads, true);
-    for (int i = 0; i < n; i++) {
-      Thread t = threads[i];
-      if (t == finished) continue; // ending now (had its run been stopped, the worker is poisoned already)
-      // non-daemon threads keep running after the tests; busy daemon threads burn CPU for later validations
-      if (t != null && t.isAlive() && (!t.isDaemon() || t.getState() == Thread.State.RUNNABLE)) {
-        poisoned = true;
-        if (poisonReason == null) poisonReason = "a test left thread '" + t.getName() + "' running";
-      }
+  /**
+   * The suite as this run planned it: every test class it was given → the test ids its engine listed (empty for a
+   * class without tests; its initializationError id when it could not be loaded). The runner checks a pass against it.
+   */
+  Map<String, List<String>> suite(List<String> testClasses) {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (String name : testClasses) {
+      List<String> plan = plans.get(name);
+      if (plan != null) out.put(name, plan);
+      else if (hasResult(TestEngine.id(name, "initializationError"))) out.put(name, List.of(TestEngine.id(name, "initializationError")));
     }
+    return out;
   }
 
   List<Map<String, Object>> resultList() {

@@ -158,6 +158,7 @@ final class WarmProject {
     baselineSigs.putAll(sigs);
     baselineTypesByFile.putAll(byFile);
     baselineCompiled = o.compiled;
+    baselineDiagnostics = o.diagnostics;
     incrementalFiles = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
     List<java.io.File> cp = new ArrayList<>();
     cp.add(out.toFile());
@@ -288,7 +289,9 @@ final class WarmProject {
     long t0 = System.currentTimeMillis();
     Outcome o = new Outcome();
     if (changed.isEmpty() && deleted.isEmpty()) {
+      // the baseline as compiled at start: its verdict and its diagnostics (errors of a snapshot that does not compile)
       o.compiled = baselineCompiled;
+      o.diagnostics = new ArrayList<>(baselineDiagnostics);
       o.ms = 0;
       return o;
     }
@@ -315,6 +318,8 @@ final class WarmProject {
     return o;
   }
 
+  /** what compiling the snapshot reported (answered for a validation without changes) */
+  private List<Map<String, Object>> baselineDiagnostics = new ArrayList<>();
   private Map<String, String> lastSigs = new HashMap<>();
   private Map<String, Set<String>> lastByFile = new HashMap<>();
 
