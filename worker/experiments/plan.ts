@@ -8,7 +8,7 @@ import type { BugCategory } from '../contracts/bug.ts';
 import type { StrategySpec } from '../contracts/strategy.ts';
 import type { BugSummary, ModelSettings, RunRequest, RunnerSettings } from '../engine-api.ts';
 import { deepMerge, resolveStrategy } from '../agent/presets/index.ts';
-import { DEFAULT_PRICES, priceFor } from '../agent/prices.ts';
+import { costBudgetRefusal, DEFAULT_PRICES, priceFor } from '../agent/prices.ts';
 import { providerPreset } from '../llm/provider-presets.ts';
 
 export interface PlannedCell {
@@ -76,7 +76,7 @@ export function resolveVariants(spec: ExperimentSpec): Map<string, StrategySpec>
 }
 
 /** The lower of the strategy's budget and the experiment's per-run one, as StrategySpec budget overrides. */
-function perRunBudgets(strategy: StrategySpec, perRun: Limits | undefined): Record<string, number> {
+function perRunBudgets(strategy: StrategySpec, perRun: Limits | undefined): Record<string, number | string> {
   const lower = (own: number | null, cap: number | undefined) => (cap === undefined ? undefined : own === null ? cap : Math.min(own, cap));
   const b: Record<string, number | undefined> = {
     // a step is one agent model call
@@ -84,7 +84,7 @@ function perRunBudgets(strategy: StrategySpec, perRun: Limits | undefined): Reco
     maxCostUsd: lower(strategy.budgets.maxCostUsd, perRun?.costUsd),
     maxWallMs: lower(strategy.budgets.maxWallMs, perRun?.wallMs),
   };
-  return Object.fromEntries(Object.entries(b).filter((e): e is [string, number] => e[1] !== undefined));
+  return Object.fromEntries(Object.entries(b).filter((e): e is [string, number] => e[1] !== undefined)) as Record<string, number | string>;
 }
 
 /** What RunManager.start gets for a cell (one trajectory: samples are cells of their own). */
@@ -92,6 +92,8 @@ export function cellRequest(spec: ExperimentSpec, cell: PlannedCell, strategy: S
   const seed = spec.model.seeds?.[cell.sample];
   const base = { sampling: { ...spec.model.sampling, ...(seed !== undefined ? { seed } : {}) } };
   const budgets = perRunBudgets(strategy, spec.budgets.perRun);
+  // the spec's explicit choice for unpriced models reaches each run's own cost-budget check (prices.ts costBudgetRefusal)
+  if (spec.budgets.unpricedModel === 'count-as-free') budgets.unknownPrice = 'ignore';
   const overrides = deepMerge(deepMerge(base, cell.variant.overrides), { sampling: { trajectories: 1 }, ...(Object.keys(budgets).length ? { budgets } : {}) });
   return {
     bugId: cell.bugId,
@@ -117,14 +119,23 @@ export function modelSettings(spec: ExperimentSpec, apiKey: string | undefined):
   return { kind: 'openai', baseURL, model, ...(apiKey ? { apiKey } : {}) };
 }
 
-/** A cost budget is never silently off: with a model that has no price, refuse unless the spec chose otherwise. */
-export function checkPrices(spec: ExperimentSpec): void {
-  const costBudget = spec.budgets.perRun?.costUsd !== undefined || spec.budgets.experiment?.costUsd !== undefined;
-  if (!costBudget || spec.budgets.unpricedModel === 'count-as-free') return;
+/**
+ * A cost budget is never silently off: with a model that has no price, refuse — the experiment's own budgets and each
+ * variant's strategy budget (the presets' own, e.g. HAFixAgent's $1: the rule a single run applies) — unless the spec
+ * chose `budgets.unpricedModel: "count-as-free"`, which cellRequest then passes to every run.
+ */
+export function checkPrices(spec: ExperimentSpec, strategies: ReadonlyMap<string, StrategySpec>): void {
+  if (spec.budgets.unpricedModel === 'count-as-free') return;
   const model = modelName(spec);
-  if (priceFor(spec.prices ?? DEFAULT_PRICES, model)) return;
-  throw new Error(
-    `budgets: the experiment has a cost budget, but model "${model}" has no price${spec.prices ? ' in "prices"' : ' in the built-in table'}: ` +
-      `add it to "prices" ({"${model}": {"inputPerMTok": 1, "outputPerMTok": 2}}, USD per million tokens), or set budgets.unpricedModel to "count-as-free".`,
-  );
+  const table = spec.prices ?? DEFAULT_PRICES;
+  const ways = `add it to "prices" ({"${model}": {"inputPerMTok": 1, "outputPerMTok": 2}}, USD per million tokens), or set budgets.unpricedModel to "count-as-free".`;
+  const costBudget = spec.budgets.perRun?.costUsd !== undefined || spec.budgets.experiment?.costUsd !== undefined;
+  if (costBudget && !priceFor(table, model)) {
+    throw new Error(`budgets: the experiment has a cost budget, but model "${model}" has no price${spec.prices ? ' in "prices"' : ' in the built-in table'}: ${ways}`);
+  }
+  for (const [name, strategy] of strategies) {
+    if (costBudgetRefusal(strategy.budgets, { kind: 'openai', baseURL: '', model }, table)) {
+      throw new Error(`variants.${name}: its strategy has a cost budget ($${strategy.budgets.maxCostUsd}), but model "${model}" has no price: ${ways}`);
+    }
+  }
 }

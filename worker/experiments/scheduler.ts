@@ -68,8 +68,7 @@ export class Experiments {
   /** Checks the spec (variants, prices, bugs) and records the experiment; `run` starts it. */
   async create(json: unknown, source = 'experiment spec'): Promise<ExperimentRecord> {
     const spec = parseExperimentSpec(json, source);
-    resolveVariants(spec);
-    checkPrices(spec);
+    checkPrices(spec, resolveVariants(spec));
     modelSettings(spec, undefined);
     const bugs = resolveBugs(spec.bugs, await this.deps.listBugs());
     const runnerOfBug = assignRunners(

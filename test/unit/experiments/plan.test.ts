@@ -70,11 +70,26 @@ describe('experiment planning', () => {
 
   it('a cost budget with an unpriced model is refused unless the spec says to count it as free', () => {
     const unpriced = { provider: 'custom' as const, baseURL: 'http://127.0.0.1:8000/v1', model: 'local-model' };
-    expect(() => checkPrices(spec({ model: unpriced, budgets: { experiment: { costUsd: 2 } } }))).toThrow('model "local-model" has no price in the built-in table');
-    expect(() => checkPrices(spec({ model: unpriced, budgets: { perRun: { costUsd: 2 }, unpricedModel: 'count-as-free' } }))).not.toThrow();
-    expect(() => checkPrices(spec({ model: unpriced, prices: { 'local-model': { inputPerMTok: 0, outputPerMTok: 0 } }, budgets: { experiment: { costUsd: 2 } } }))).not.toThrow();
+    const check = (s: ReturnType<typeof spec>) => checkPrices(s, resolveVariants(s));
+    expect(() => check(spec({ model: unpriced, budgets: { experiment: { costUsd: 2 } } }))).toThrow('model "local-model" has no price in the built-in table');
+    expect(() => check(spec({ model: unpriced, budgets: { perRun: { costUsd: 2 }, unpricedModel: 'count-as-free' } }))).not.toThrow();
+    expect(() => check(spec({ model: unpriced, prices: { 'local-model': { inputPerMTok: 0, outputPerMTok: 0 } }, budgets: { experiment: { costUsd: 2 } } }))).not.toThrow();
     // no cost budget: nothing to ask
-    expect(() => checkPrices(spec({ model: unpriced }))).not.toThrow();
-    expect(() => checkPrices(spec({ budgets: { experiment: { costUsd: 2 } } }))).not.toThrow();
+    expect(() => check(spec({ model: unpriced }))).not.toThrow();
+    expect(() => check(spec({ budgets: { experiment: { costUsd: 2 } } }))).not.toThrow();
+  });
+
+  it("a variant whose own strategy has a cost budget (HAFixAgent's $1) is held to the same rule as a single run", () => {
+    const unpriced = { provider: 'custom' as const, baseURL: 'http://127.0.0.1:8000/v1', model: 'local-model' };
+    const hafix = [{ name: 'hafix', preset: 'hafixagent' }];
+    const refused = spec({ model: unpriced, variants: hafix });
+    expect(() => checkPrices(refused, resolveVariants(refused))).toThrow(/^variants\.hafix: its strategy has a cost budget \(\$1\), but model "local-model" has no price/);
+    const free = spec({ model: unpriced, variants: hafix, budgets: { unpricedModel: 'count-as-free' } });
+    const strategies = resolveVariants(free);
+    expect(() => checkPrices(free, strategies)).not.toThrow();
+    // the choice reaches every run's own check
+    const [cell] = planCells(free, [{ id: 'textkit-1' }], { 'textkit-1': 0 });
+    const request = cellRequest(free, cell!, strategies.get('hafix')!, modelSettings(free, undefined), { url: 'http://127.0.0.1:1', token: 't' });
+    expect((request.overrides as { budgets?: { unknownPrice?: string } }).budgets?.unknownPrice).toBe('ignore');
   });
 });
