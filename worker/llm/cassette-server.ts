@@ -1,5 +1,7 @@
 // A real OpenAI-compatible HTTP server that replays a cassette (or a list of replies): the keyless demo
 // and the tests run the SDK, HTTP, SSE streaming and CORS paths for real against it. Node only.
+// A cassette is answered by the conversation, statelessly: each request's prompt hash picks the recorded call
+// (cassette-lookup.ts), so any number of runs replay one server's recording at once, as often as they like.
 //
 //   node --import tsx worker/llm/cassette-server.ts --cassette public/cassettes/x.cassette.json --port 8787
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -7,13 +9,13 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../contracts/llm.ts';
 import { parseCassette, type Cassette } from '../contracts/cassette.ts';
-import { PromptHasher } from './prompt-hash.ts';
+import { CassetteLookup, type RecordedCall } from './cassette-lookup.ts';
 import { describeDivergence } from './divergence.ts';
 import { estimateUsage } from './usage-estimate.ts';
 
 export interface CassetteServerOptions {
   cassette?: Cassette;
-  /** instead of a cassette: answer these in order, whatever the prompt */
+  /** instead of a cassette: answer these in order, whatever the prompt (the only mode with a cursor: see rewind) */
   replies?: string[];
   port?: number;
   host?: string;
@@ -21,7 +23,7 @@ export interface CassetteServerOptions {
   allowedOrigins?: string[] | '*';
   /** request headers a preflight may ask for (default authorization, content-type, accept) — like a strict real server */
   allowedHeaders?: string[];
-  /** default true: a prompt whose hash differs from the recorded call is answered 409 cassette_divergence */
+  /** default true: a prompt that is none of the recorded ones is answered 409 cassette_divergence; false: the closest recorded call answers */
   strict?: boolean;
   /** for error-path tests: answer no CORS headers at all (the browser blocks every call) */
   blockCors?: boolean;
@@ -50,21 +52,14 @@ export interface CassetteServer {
   port: number;
   /** every request seen, for tests (headers included, so tests can check what the SDK sent) */
   requests: ServedRequest[];
-  /** chat calls answered so far */
+  /** chat calls answered so far (by all conversations) */
   served(): number;
-  /** start again from the first recorded call */
+  /** `replies` mode: start again from the first reply (a cassette needs no rewinding: it answers by the conversation) */
   rewind(): void;
   close(): Promise<void>;
 }
 
-interface Reply {
-  content: string;
-  promptHash?: string;
-  messages?: ChatMessage[];
-  usage?: { inputTokens: number; outputTokens: number };
-}
-
-function repliesOf(opts: CassetteServerOptions): Reply[] {
+function callsOf(opts: CassetteServerOptions): RecordedCall[] {
   if (opts.cassette) return opts.cassette.calls.map((c) => ({ content: c.response.content, promptHash: c.promptHash, messages: c.messages, usage: c.response.usage }));
   if (opts.replies) return opts.replies.map((content) => ({ content }));
   throw new Error('startCassetteServer needs a cassette or a list of replies');
@@ -80,15 +75,16 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startCassetteServer(opts: CassetteServerOptions): Promise<CassetteServer> {
-  const replies = repliesOf(opts);
+  const replies = callsOf(opts);
+  const lookup = opts.cassette ? new CassetteLookup(replies) : undefined;
   const strict = opts.strict ?? true;
   const model = opts.model ?? opts.cassette?.model ?? 'cassette';
   const allowedHeaders = (opts.allowedHeaders ?? ['authorization', 'content-type', 'accept']).map((h) => h.toLowerCase());
   const chunkChars = Math.max(1, opts.chunkChars ?? 16);
   const requests: ServedRequest[] = [];
+  /** `replies` mode's cursor */
   let next = 0;
-  // calls of one run share their leading messages: only what a prompt adds is hashed
-  const hasher = new PromptHasher();
+  let answered = 0;
   let refusals = 0;
 
   function corsHeaders(req: IncomingMessage): Record<string, string> {
@@ -131,21 +127,26 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
       return { status: apiError(req, res, status, message, type, status === 401 ? 'invalid_api_key' : `http_${status}`, extra), stream };
     }
     const messages = body.messages.map((m) => ({ role: m.role, content: String(m.content ?? '') }));
-    const reply = replies[next];
-    if (!reply) {
-      return {
-        status: apiError(req, res, 409, `the cassette is exhausted: it holds ${replies.length} recorded calls and this is call ${next + 1}`, 'cassette_error', 'cassette_exhausted'),
-        stream,
-      };
+    const exhausted = (callNumber: number) =>
+      apiError(req, res, 409, `the cassette is exhausted: it holds ${replies.length} recorded calls and this is call ${callNumber}`, 'cassette_error', 'cassette_exhausted');
+    let reply: RecordedCall;
+    let callNumber: number;
+    if (lookup) {
+      const found = await lookup.find(messages);
+      if (found.kind === 'exhausted') return { status: exhausted(found.callNumber), stream };
+      if (found.kind === 'diverged' && strict) {
+        const report = describeDivergence(found.index + 1, found.call.promptHash ?? '', found.hash, found.call.messages, messages);
+        return { status: apiError(req, res, 409, report.message, 'cassette_error', 'cassette_divergence'), stream };
+      }
+      [reply, callNumber] = [found.call, found.index + 1];
+    } else {
+      const r = replies[next];
+      if (!r) return { status: exhausted(next + 1), stream };
+      [reply, callNumber] = [r, ++next];
     }
-    const hash = await hasher.hashOrDigest(messages);
-    if (strict && reply.promptHash && reply.promptHash !== hash) {
-      const report = describeDivergence(next + 1, reply.promptHash, hash, reply.messages, messages);
-      return { status: apiError(req, res, 409, report.message, 'cassette_error', 'cassette_divergence'), stream };
-    }
-    next++;
+    answered++;
     const usage = reply.usage ?? estimateUsage(messages, reply.content);
-    const id = `chatcmpl-cassette-${next}`;
+    const id = `chatcmpl-cassette-${callNumber}-${answered}`;
     const created = Math.floor(Date.now() / 1000);
     const usageBody = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
     if (!stream) {
@@ -205,7 +206,7 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
           return record(status, stream);
         }
         if (req.method === 'GET' && path === '/') {
-          return record(sendJson(req, res, 200, { ok: true, server: 'repairlab-cassette', calls: replies.length, served: next }));
+          return record(sendJson(req, res, 200, { ok: true, server: 'repairlab-cassette', calls: replies.length, served: answered }));
         }
         record(apiError(req, res, 404, `no route ${req.method} ${path}; this server answers POST /v1/chat/completions and GET /v1/models`, 'invalid_request_error', 'not_found'));
       } catch (err) {
@@ -228,7 +229,7 @@ export async function startCassetteServer(opts: CassetteServerOptions): Promise<
     baseURL: `${url}/v1`,
     port,
     requests,
-    served: () => next,
+    served: () => answered,
     rewind: () => {
       next = 0;
     },
@@ -244,7 +245,7 @@ function usage(): string {
   return [
     'usage: node --import tsx worker/llm/cassette-server.ts --cassette <file.json> [--port N] [--host 127.0.0.1]',
     '       [--origin <allowed origin>]... [--lenient] [--block-cors] [--refuse <status>]',
-    '  --lenient     answer in order even when a prompt differs from the recording (default: 409 cassette_divergence)',
+    '  --lenient     answer with the closest recorded call when a prompt is none of the recorded ones (default: 409 cassette_divergence)',
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 // The real openai SDK over real HTTP against the cassette server: streaming and not, usage, CORS
-// preflight, the x-stainless headers removed, divergence, exhaustion, refusals and retries.
+// preflight, the x-stainless headers removed, divergence, exhaustion, refusals and retries; a cassette answered
+// by the conversation, so interleaved runs of one recording each get their own replies, any number of times.
 import { afterEach, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
@@ -30,7 +31,43 @@ async function recordCassette(prompts: string[], replies: string[]): Promise<Cas
   return rec.toCassette({ model: 'demo-model', provenance: { source: 'hand-authored', note: 'test replies', recordedAt: new Date(0).toISOString() } });
 }
 
+/** A full-history conversation: each call's prompt is the previous prompt + the reply + the next user turn. */
+function conversationPrompts(turns: string[], replies: string[]): ChatMessage[][] {
+  const prompts: ChatMessage[][] = [];
+  let messages: ChatMessage[] = [{ role: 'system', content: 'You repair Java bugs.' }];
+  turns.forEach((turn, i) => {
+    if (i > 0) messages = [...messages, { role: 'assistant', content: replies[i - 1]! }];
+    messages = [...messages, { role: 'user', content: turn }];
+    prompts.push(messages);
+  });
+  return prompts;
+}
+
+async function recordConversation(turns: string[], replies: string[]): Promise<Cassette> {
+  const rec = createRecordingProvider(createScriptedProvider(replies.map((content) => ({ content }))));
+  for (const messages of conversationPrompts(turns, replies)) await rec.complete({ messages });
+  return rec.toCassette({ model: 'demo-model', provenance: { source: 'hand-authored', note: 'test conversation', recordedAt: new Date(0).toISOString() } });
+}
+
 describe('cassette server + openai provider', () => {
+  it('answers by the conversation: two interleaved runs of one recording, twice each, all get the recorded replies', async () => {
+    const turns = ['fix the bug', 'the test still fails', 'now run the tests'];
+    const replies = ['read the file', 'edit line 58', 'done'];
+    const server = await serve({ cassette: await recordConversation(turns, replies) });
+    const prompts = conversationPrompts(turns, replies);
+    // four runs (two "browsers", each twice) advance one call at a time, in turn, against the same server
+    const runs = [0, 1, 2, 3].map(() => ({ llm: createOpenAiProvider({ baseURL: server.baseURL, model: 'demo-model', stream: true }), got: [] as string[] }));
+    for (let call = 0; call < turns.length; call++) {
+      const answers = await Promise.all(runs.map((r) => r.llm.complete({ messages: prompts[call]! })));
+      answers.forEach((a, i) => runs[i]!.got.push(a.content));
+    }
+    for (const r of runs) expect(r.got).toEqual(replies);
+    expect(server.served()).toBe(12);
+    // a fifth run afterwards starts from the first call again, with no rewind
+    const late = createOpenAiProvider({ baseURL: server.baseURL, model: 'demo-model', stream: false });
+    expect((await late.complete({ messages: prompts[0]! })).content).toBe('read the file');
+  });
+
   it('streams a recorded reply with its usage and sends no x-stainless header', async () => {
     const cassette = await recordCassette(['first', 'second'], ['reply one, long enough to need several chunks', 'reply two']);
     const server = await serve({ cassette, chunkChars: 5 });
@@ -103,14 +140,28 @@ describe('cassette server + openai provider', () => {
     expect((err as LlmError).message).toContain('second, but changed');
   });
 
-  it('reports exhaustion after the last recorded call', async () => {
-    const cassette = await recordCassette(['only'], ['one']);
+  it('reports exhaustion when a conversation goes on past the last recorded call', async () => {
+    const cassette = await recordConversation(['only'], ['one']);
     const server = await serve({ cassette });
     const llm = createOpenAiProvider({ baseURL: server.baseURL, model: 'demo-model', stream: false });
-    await llm.complete({ messages: ask('only') });
-    const err = (await llm.complete({ messages: ask('more') }).catch((e: unknown) => e)) as LlmError;
+    const [first] = conversationPrompts(['only'], ['one']);
+    expect((await llm.complete({ messages: first! })).content).toBe('one');
+    const more: ChatMessage[] = [...first!, { role: 'assistant', content: 'one' }, { role: 'user', content: 'more' }];
+    const err = (await llm.complete({ messages: more }).catch((e: unknown) => e)) as LlmError;
     expect(err.code).toBe('cassette-exhausted');
-    expect(err.message).toMatch(/holds 1 recorded calls/);
+    expect(err.message).toMatch(/holds 1 recorded calls and this is call 2/);
+  });
+
+  it('lenient: a changed prompt is answered by the closest recorded call of the conversation', async () => {
+    const turns = ['fix the bug', 'the test still fails', 'now run the tests'];
+    const replies = ['read the file', 'edit line 58', 'done'];
+    const server = await serve({ cassette: await recordConversation(turns, replies), strict: false });
+    const llm = createOpenAiProvider({ baseURL: server.baseURL, model: 'demo-model', stream: false });
+    // the first user turn carries extra text (say, a history section): no recorded prompt matches
+    const changed = conversationPrompts(['fix the bug\n## History\n…', ...turns.slice(1)], replies);
+    const got = [];
+    for (const messages of changed) got.push((await llm.complete({ messages })).content);
+    expect(got).toEqual(replies);
   });
 
   it('maps a refused key to auth without echoing the key', async () => {
