@@ -5,7 +5,8 @@
 //   variants_ms   30 distinct variants of the fix validated as write_fix sends them: one batch request
 //   variants_ratio variants_ms / warm_ms (a serial loop would be ~30)
 // Medians over `rounds`. Every request differs in content (a round marker comment) so none is served from the cache.
-// Uses the bundled demo bug (public/benchmarks/) when present, else (or with bugId 'generated') a generated project.
+// Measures a given bug (`subject`: any bug the engine knows — bundled, imported from Defects4J …), else the bundled
+// demo bug (public/benchmarks/) when present, else (or with bugId 'generated') a generated project.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -38,7 +39,7 @@ export interface ValidationBench {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VARIANTS = 30;
 
-interface BenchSubject {
+export interface BenchSubject {
   id: string;
   workspace: Workspace;
   layout: ProjectLayout;
@@ -72,6 +73,18 @@ async function demoSubject(bugId: string): Promise<BenchSubject | undefined> {
     fix,
     cleanup: () => rm(gitDir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A subject from any bug: its buggy workspace, its fixed workspace and the program files the fix changes (read from
+ * the fixed workspace), validated with the failing tests first, then the whole suite.
+ */
+export async function bugSubject(bug: Pick<BugSpec, 'id' | 'layout' | 'failingTests'>, buggy: Workspace, fixed: Workspace, changedFiles: string[]): Promise<BenchSubject> {
+  const inSources = changedFiles.filter((p) => bug.layout.sourceDirs.some((d) => p.startsWith(`${d.replace(/\/+$/, '')}/`)));
+  if (!inSources.length) throw new Error(`${bug.id}: its fix changes no file under ${bug.layout.sourceDirs.join(', ')}, so there is no fix to validate.`);
+  const fix: Record<string, string> = {};
+  for (const p of inSources) fix[p] = await fixed.read(p);
+  return { id: bug.id, workspace: buggy, layout: bug.layout, tests: { mode: 'failing-first', tests: bug.failingTests }, fix, cleanup: async () => undefined };
 }
 
 /** Fallback subject: a generated project (committed to a temporary git repository) with an off-by-one and 41 tests. */
@@ -153,9 +166,9 @@ function withMarker(fix: Record<string, string>, marker: string): Record<string,
   return Object.fromEntries(Object.entries(fix).map(([f, c]) => [f, `${c}// ${marker}\n`]));
 }
 
-export async function benchValidation(opts: { bugId?: string; rounds?: number; workers?: number } = {}): Promise<ValidationBench> {
+export async function benchValidation(opts: { bugId?: string; subject?: BenchSubject; rounds?: number; workers?: number } = {}): Promise<ValidationBench> {
   const rounds = Math.max(1, opts.rounds ?? 5);
-  const subject = (opts.bugId === 'generated' ? undefined : await demoSubject(opts.bugId ?? 'textkit-1')) ?? (await generatedSubject());
+  const subject = opts.subject ?? (opts.bugId === 'generated' ? undefined : await demoSubject(opts.bugId ?? 'textkit-1')) ?? (await generatedSubject());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'repairlab-bench-runner-'));
   const runner = await startRunner({ port: 0, dataDir, workers: opts.workers ?? os.availableParallelism(), log: () => undefined });
   try {

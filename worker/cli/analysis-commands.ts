@@ -1,7 +1,6 @@
 // CLI commands over repository history and model replies: `blame`, `history`, `parse`, `import-defects4j`.
 // Each is a thin shell over the engine modules the browser worker uses too.
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createNodeEngine, repairlabHome } from './node-engine.ts';
 import { oneOf, parseJsonFlag, print, wholeNumber } from './flags.ts';
@@ -73,7 +72,7 @@ export function registerAnalysisCommands(program: Command): void {
         const session = await engine.ensureRepository(bug);
         // worker/history/commands.ts historyCommand is this call without the caps; the caps are heuristic settings
         const context = await historyContext(session, bug, heuristic, { mode, selector, seed, settings });
-        print(!!opts.json, { bug: bugId, ...context }, () => context.text || `${bugId}: nothing to blame (no fault-localization line has a blame commit), so no history context.`);
+        print(!!opts.json, { bug: bugId, ...context }, () => context.text || `${bugId}: no ${heuristic} history context: ${context.emptyReason ?? 'nothing to blame'}.`);
       },
     );
 
@@ -117,10 +116,12 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--bugs <list>', 'bug ids, e.g. 1-5,9 (default: every active bug)')
     .option('--out <dir>', 'where bundles, BugSpecs and index.json go', 'defects4j-bugs')
     .option('--release <n>', 'javac --release for the imported layout', '8')
+    .option('--descriptions <file>', 'bug reports as JSON, {"<id>": {"title": "…", "body": "…"}} (id: "1" or "Lang-1"); default: the trigger tests\' failure')
     .option('--register', "also add the imported bugs to this CLI's catalogue (REPAIRLAB_HOME), so `repairlab validate|run|history <id>` use them")
     .option('--json', 'print the import result as JSON')
-    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; register?: boolean; json?: boolean }) => {
+    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; descriptions?: string; register?: boolean; json?: boolean }) => {
       const { importDefects4j } = await import('../benchmarks/defects4j-import.ts');
+      const { registerImported } = await import('../benchmarks/defects4j/register.ts');
       const release = Number(opts.release);
       if (!Number.isInteger(release) || release < 8) throw new Error(`--release ${opts.release}: give a whole number ≥ 8 (JDK 17's javac accepts no lower).`);
       const result = importDefects4j({
@@ -130,20 +131,14 @@ export function registerAnalysisCommands(program: Command): void {
         outDir: opts.out,
         javaRelease: release,
         ...(opts.bugs ? { bugs: opts.bugs } : {}),
-        log: opts.json ? undefined : (m) => console.error(m),
+        ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
+        // failures are reported once, below, not as they happen
+        log: opts.json ? undefined : (m) => (m.endsWith(' — skipped') ? undefined : console.error(m)),
       });
-      if (opts.register) {
-        const engine = createNodeEngine();
-        for (const b of result.bugs) {
-          const files = [
-            { name: basename(b.bundlePath), bytes: new Uint8Array(await readFile(b.bundlePath)) },
-            { name: `${b.spec.id}.json`, bytes: new Uint8Array(await readFile(join(opts.out, b.specPath))) },
-          ];
-          for (const r of await engine.importFiles(files)) {
-            if (!r.ok) throw new Error(`--register: ${r.name} was written to ${opts.out}/ but could not be added to the catalogue: ${r.message}`);
-          }
-        }
-      }
+      // what did import is always written and registered, whatever failed
+      const registrationFailures = opts.register ? await registerImported(createNodeEngine(), result.bugs, opts.out) : [];
+      const failures = [...result.failures, ...registrationFailures];
+      if (failures.length) process.exitCode = 1;
       const summary = result.bugs.map((b) => ({
         id: b.spec.id,
         failingTests: b.spec.failingTests,
@@ -155,10 +150,11 @@ export function registerAnalysisCommands(program: Command): void {
         spec: join(opts.out, b.specPath),
         bundle: b.bundlePath,
       }));
-      print(!!opts.json, { out: opts.out, registered: !!opts.register, bugs: summary }, () =>
+      print(!!opts.json, { out: opts.out, registered: !!opts.register, bugs: summary, failures }, () =>
         [
           ...summary.map((b) => `${b.id.padEnd(12)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.failingTests.length} failing test(s), ${b.commits} commits`),
-          `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)`,
+          ...failures.map((f) => `FAILED ${f.message}${f.input ? `\n       input at fault: ${f.input}` : ''}`),
+          `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)${failures.length ? `; ${failures.length} failed` : ''}`,
           opts.register ? `registered in ${repairlabHome()}: try \`repairlab validate ${summary[0]?.id ?? '<id>'} --patch ground-truth\`` : 'add --register to use them from this CLI',
         ].join('\n'),
       );

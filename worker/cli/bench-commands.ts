@@ -1,12 +1,30 @@
 // `repairlab bench …`: the speed benchmarks. Each measures RepairLab and its baseline side by side in one run and
 // prints their ratio; none asserts a time (targets are read off the printed figures, see docs/).
-import { readdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import type { BenchSubject } from '../../runner/bench/validation.ts';
 import { print, wholeNumber as positiveInt } from './flags.ts';
 import { createNodeEngine } from './node-engine.ts';
 
-const BUNDLED_BUGS = fileURLToPath(new URL('../../public/benchmarks/bugs/', import.meta.url));
+/** The benchmark subject of a catalogue bug (bundled or registered): its buggy and fixed workspaces from the engine's store. */
+async function registeredSubject(bugId: string): Promise<BenchSubject> {
+  const engine = createNodeEngine();
+  const known = await engine.catalog.bugs();
+  const bug = known.find((b) => b.id === bugId);
+  const usable = known.filter((b) => b.groundTruth.fixedCommit).map((b) => b.id);
+  if (!bug || !bug.groundTruth.fixedCommit) {
+    throw new Error(
+      `--bug ${bugId}: ${bug ? 'this bug has no fixed commit to measure' : 'not in the catalogue'}; use one of ${usable.join(', ') || '(none)'} ` +
+        "(import more with `repairlab import-defects4j --register`), or 'generated' (a generated project).",
+    );
+  }
+  const { openWorkspace } = await import('../repo/workspace.ts');
+  const { bugSubject } = await import('../../runner/bench/validation.ts');
+  const session = await engine.ensureRepository(bug);
+  const [buggyFiles, fixedFiles] = await Promise.all([session.listTree(bug.buggyCommit), session.listTree(bug.groundTruth.fixedCommit)]);
+  const before = new Map(buggyFiles.map((f) => [f.path, f.oid]));
+  const changed = fixedFiles.filter((f) => before.get(f.path) !== f.oid).map((f) => f.path);
+  return bugSubject(bug, await openWorkspace(session, bug.buggyCommit), await openWorkspace(session, bug.groundTruth.fixedCommit), changed);
+}
 
 export function registerBenchCommands(program: Command): void {
   const bench = program.command('bench').description('speed benchmarks (ratios measured side by side in one run)');
@@ -15,21 +33,13 @@ export function registerBenchCommands(program: Command): void {
     .command('validation')
     .description('runner: cold vs warm validation of one fix, and 30 variants of it (targets: ratio ≥ 20, variants_ratio ≤ 8)')
     .option('--rounds <n>', 'rounds (medians are reported)', '5')
-    .option('--bug <id>', "bundled bug, or 'generated' for a generated project", 'textkit-1')
+    .option('--bug <id>', "any bug of the catalogue with a fixed commit (bundled or registered, e.g. an imported Lang-1), or 'generated' for a generated project", 'textkit-1')
     .option('--json', 'print JSON')
     .action(async (opts: { rounds: string; bug: string; json?: boolean }) => {
       const rounds = positiveInt('--rounds', opts.rounds);
-      if (opts.bug !== 'generated') {
-        // benchValidation falls back to a generated project for a bug it cannot use (it reads public/benchmarks/ only):
-        // refuse instead of silently measuring something else
-        const bundled = new Set((await readdir(BUNDLED_BUGS).catch(() => [])).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)));
-        const bugs = (await createNodeEngine().catalog.bugs()).filter((b) => bundled.has(b.id) && b.repository.kind === 'bundled' && b.groundTruth.fixedCommit);
-        if (!bugs.some((b) => b.id === opts.bug)) {
-          throw new Error(`--bug ${opts.bug}: not a bundled bug with a fixed commit; use one of ${bugs.map((b) => b.id).join(', ') || '(none: build them with npm run benchmarks:build)'}, or 'generated' (a generated project).`);
-        }
-      }
       const { benchValidation } = await import('../../runner/bench/validation.ts');
-      const r = await benchValidation({ rounds, bugId: opts.bug });
+      const subject = opts.bug === 'generated' ? undefined : await registeredSubject(opts.bug);
+      const r = await benchValidation({ rounds, bugId: opts.bug, ...(subject ? { subject } : {}) });
       print(!!opts.json, r, () =>
         `${r.bug}, ${r.rounds} rounds (medians): cold ${r.cold_ms.toFixed(0)} ms, warm ${r.warm_ms.toFixed(0)} ms, ratio ${r.ratio.toFixed(1)}×; ` +
         `${r.variants} variants ${r.variants_ms.toFixed(0)} ms = ${r.variants_ratio.toFixed(1)}× one warm validation`,

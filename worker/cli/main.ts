@@ -11,6 +11,7 @@ import { DEFAULT_RUNNER_WAIT } from '../agent/runner-outage.ts';
 import type { RunManagerOptions } from '../run-manager.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
+import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/errors.ts';
@@ -291,6 +292,7 @@ program
 
 registerAnalysisCommands(program);
 registerBenchCommands(program);
+registerDefects4jCommands(program);
 registerExperimentCommands(program);
 registerStatsCommand(program);
 

@@ -12,6 +12,31 @@ export type TestId = z.infer<typeof TestId>;
 export const JUnitVersion = z.enum(['junit3', 'junit4', 'junit5']);
 export type JUnitVersion = z.infer<typeof JUnitVersion>;
 
+/** A jar by content: `oid` is its git blob oid (sha1 of "blob <size>\\0" + bytes), the key /v1/blobs stores it under. */
+export const ProjectJar = z.object({
+  name: z.string().regex(/^[\w.+-]+\.jar$/, 'jar names look like commons-io-1.4.jar'),
+  oid: z.string().regex(/^[0-9a-f]{40}$/),
+});
+export type ProjectJar = z.infer<typeof ProjectJar>;
+
+/** A -source/-target level: 1.3 … 1.8, then 9 … 25. */
+export const JavaLevel = z.string().regex(/^(1\.[3-8]|9|1[0-9]|2[0-5])$/, 'Java levels look like 1.4, 1.8 or 11');
+
+/**
+ * The java.base packages Defects4J's projects reflect into (JDK 8 let them; JDK 17 needs --add-opens). Not java.io:
+ * the harness's result channel (stdin/stdout file descriptors) lives there (docs/runner-api.md "The result channel").
+ */
+export const DEFECTS4J_ADD_OPENS = [
+  'java.base/java.lang',
+  'java.base/java.lang.reflect',
+  'java.base/java.util',
+  'java.base/java.util.concurrent',
+  'java.base/java.text',
+  'java.base/java.math',
+  'java.base/java.net',
+  'java.base/java.nio.charset',
+] as const;
+
 export const ProjectLayout = z.object({
   sourceDirs: z.array(z.string()).min(1).describe('program source roots, e.g. src/main/java'),
   testDirs: z.array(z.string()).min(1).describe('test source roots, e.g. src/test/java'),
@@ -20,6 +45,24 @@ export const ProjectLayout = z.object({
   javaRelease: z.number().int().min(8).max(25).default(11).describe('javac --release'),
   junit: JUnitVersion.default('junit4'),
   classpath: z.array(z.string()).default([]).describe('extra jars known to the runner, by name (e.g. hamcrest)'),
+  // The fields below are optional (the runner applies the defaults) so layouts written before them stay valid.
+  jars: z
+    .array(ProjectJar)
+    .optional()
+    .describe('jars the project compiles and tests against, by content: uploaded to the runner as blobs (POST /v1/blobs), cached by oid'),
+  sourceLevel: JavaLevel.optional().describe('javac/ecj -source (e.g. "1.4"); below 1.8 the runner compiles with ecj'),
+  targetLevel: JavaLevel.optional().describe('-target (default: sourceLevel)'),
+  compiler: z.enum(['javac', 'ecj']).optional().describe('default: ecj when sourceLevel is below 1.8, javac otherwise'),
+  addOpens: z
+    .array(z.string().regex(/^java\.base\/[a-z][\w.]*$/, 'addOpens entries look like java.base/java.lang'))
+    .optional()
+    .describe('java.base packages opened to the tests (--add-opens …=ALL-UNNAMED); see DEFECTS4J_ADD_OPENS'),
+  timeZone: z.string().regex(/^[A-Za-z0-9_+\-/]+$/).optional().describe('the tests\' TZ and user.timezone (default America/Los_Angeles, as Defects4J)'),
+  locale: z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/).optional().describe('the tests\' default locale as a language tag (default en-US)'),
+  excludedTests: z
+    .array(z.string().regex(/^[\w$.]+(::[\w$]+)?$/, 'excluded tests look like pkg.Class::method or pkg.Class'))
+    .optional()
+    .describe('tests (pkg.Class::method) or whole classes left out of suite runs (Defects4J\'s broken tests)'),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;
 
@@ -60,6 +103,9 @@ export const BugSpec = z.object({
   /** Repository id inside RepairLab's store (one store entry can serve many bugs). */
   repoId: z.string(),
   buggyCommit: z.string().regex(/^[0-9a-f]{40}$/),
+  /** Where history starts when the buggy commit is a reconstruction (Defects4J: the original buggy revision, the buggy
+   * commit's parent): blame and the history heuristics read this commit's history, never the buggy commit's own change. */
+  historyCommit: z.string().regex(/^[0-9a-f]{40}$/).optional().describe('commit whose history blame reads (default: buggyCommit)'),
   layout: ProjectLayout,
   failingTests: z.array(TestId).min(1),
   report: z.object({ title: z.string(), body: z.string() }),

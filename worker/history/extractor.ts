@@ -1,5 +1,7 @@
 // HAFixAgent's history extractor: blame the fault-localization lines at the buggy commit and find
-// the bug-introducing ("blame") commit that the history heuristics (heuristics.ts) describe.
+// the bug-introducing ("blame") commit that the history heuristics (heuristics.ts) describe. When the buggy
+// commit is a reconstruction (BugSpec.historyCommit), blame starts at the original revision instead, each
+// line mapped onto it (history-base.ts), so the reconstruction's own diff is never history.
 //
 // Two behaviours, both offered (docs/history.md):
 // - paper: blame every modified/deleted FL line; the result is the union of unique blame commits
@@ -13,6 +15,7 @@ import { requireJava, type LineKind } from '../java/index.ts';
 import type { CommitInfo, RepoSession } from '../repo/session.ts';
 import { formatFileDiff } from '../repo/unified-diff.ts';
 import { blame, type BlameLine } from './blame.ts';
+import { HistoryBase } from './history-base.ts';
 
 export type LineSelector = 'first' | 'random' | 'llm_judge';
 
@@ -39,12 +42,15 @@ export interface BlameCommit {
 
 export interface BlamedTarget {
   target: BlameTarget;
+  /** blame of the line at the history commit (`blame.line` is its line number there) */
   blame: BlameLine;
 }
 
 export interface HistoryExtraction {
   bugId: string;
   buggyCommit: string;
+  /** where blame started: the buggy commit, or the original revision it reconstructs (BugSpec.historyCommit) */
+  historyCommit: string;
   mode: 'paper' | 'code';
   selector?: LineSelector;
   /** true when fault localization has modified/deleted lines (blame applies directly) */
@@ -53,6 +59,8 @@ export interface HistoryExtraction {
   candidates: BlameTarget[];
   /** the blamed lines (all candidates in paper mode, one in code mode) */
   blamed: BlamedTarget[];
+  /** chosen lines with no counterpart at the history commit (added by the reconstruction): no blame */
+  unblamed: BlameTarget[];
   /** unique blame commits, in the order first met */
   commits: BlameCommit[];
   /** what the heuristics use: one blame commit and the line that led to it (undefined: nothing to blame) */
@@ -170,14 +178,17 @@ async function selectLine(candidates: BlameTarget[], options: ExtractorOptions):
 export async function extractHistory(session: RepoSession, bug: BugSpec, options: ExtractorOptions = {}): Promise<HistoryExtraction> {
   const mode = options.mode ?? 'code';
   const { blameable, candidates } = await blameCandidates(session, bug, options);
+  const base = new HistoryBase(session, bug);
   const result: HistoryExtraction = {
     bugId: bug.id,
     buggyCommit: bug.buggyCommit,
+    historyCommit: base.revision,
     mode,
     ...(mode === 'code' ? { selector: options.selector ?? 'first' } : {}),
     blameable,
     candidates,
     blamed: [],
+    unblamed: [],
     commits: [],
   };
   if (!candidates.length) return result;
@@ -185,12 +196,18 @@ export async function extractHistory(session: RepoSession, bug: BugSpec, options
   const chosen = mode === 'paper' ? candidates : [await selectLine(candidates, options)];
   const blames = new Map<string, BlameLine[]>();
   for (const target of chosen) {
+    const historyLine = await base.mapLine(target.file, target.line);
+    if (historyLine === undefined) {
+      result.unblamed.push(target);
+      continue;
+    }
     let fileBlame = blames.get(target.file);
-    if (!fileBlame) blames.set(target.file, (fileBlame = await blame(session, target.file, bug.buggyCommit)));
-    const line = fileBlame[target.line - 1];
-    if (!line) throw new HistoryError(`Blame has no line ${target.line} in ${target.file}.`);
+    if (!fileBlame) blames.set(target.file, (fileBlame = await blame(session, target.file, base.revision)));
+    const line = fileBlame[historyLine - 1];
+    if (!line) throw new HistoryError(`Blame has no line ${historyLine} in ${target.file} at ${base.revision.slice(0, 12)}.`);
     result.blamed.push({ target, blame: line });
   }
+  if (!result.blamed.length) return result;
   const seen = new Map<string, BlameCommit>();
   for (const { blame: line } of result.blamed) {
     if (!seen.has(line.commit)) seen.set(line.commit, describeCommit(await session.readCommit(line.commit)));

@@ -8,7 +8,7 @@ import type { BugSpec } from '../contracts/bug.ts';
 import { requireJava, type MethodSource } from '../java/index.ts';
 import type { RepoSession } from '../repo/session.ts';
 import { formatFileDiff } from '../repo/unified-diff.ts';
-import { extractHistory, type ExtractorOptions, type HistoryExtraction } from './extractor.ts';
+import { extractHistory, type BlamedTarget, type BlameCommit, type ExtractorOptions, type HistoryExtraction } from './extractor.ts';
 
 export const HISTORY_HEURISTICS = ['fn_all', 'fn_pair', 'fl_diff'] as const;
 export type HistoryHeuristic = (typeof HISTORY_HEURISTICS)[number];
@@ -54,8 +54,9 @@ export async function changedFiles(session: RepoSession, commit: string): Promis
   return [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export function historyHeader(extraction: HistoryExtraction): string {
-  const p = extraction.primary;
+/** The section header naming the commit; `line` overrides the primary blamed line (fn_pair may describe another). */
+export function historyHeader(extraction: HistoryExtraction, line: (BlamedTarget & { commit: BlameCommit }) | undefined = extraction.primary): string {
+  const p = line;
   if (!p) return '';
   return [
     '## History: the commit that last changed the buggy code (git blame)',
@@ -107,29 +108,58 @@ export interface FunctionPair {
   /** '' when the function did not exist before the commit (or the file did not) */
   before: string;
   after: string;
+  /** the blamed line whose function this is: the primary one, or (when that sits in no function) the next that does */
+  line: BlamedTarget & { commit: BlameCommit };
+}
+
+/**
+ * The blamed lines fn_pair may describe, best first: the primary line, the other lines blamed to the primary commit,
+ * then the lines blamed to other commits (in the order met). An import or a field has no enclosing function, so
+ * fn_pair moves on to the next line that sits in one.
+ */
+function fnPairCandidates(extraction: HistoryExtraction): (BlamedTarget & { commit: BlameCommit })[] {
+  const p = extraction.primary;
+  if (!p) return [];
+  const withCommit = (b: BlamedTarget) => ({ ...b, commit: extraction.commits.find((c) => c.oid === b.blame.commit)! });
+  const rest = extraction.blamed.filter((b) => b.target !== p.target);
+  return [p, ...rest.filter((b) => b.blame.commit === p.commit.oid).map(withCommit), ...rest.filter((b) => b.blame.commit !== p.commit.oid).map(withCommit)];
 }
 
 /** fn_pair: the enclosing function (by the FL method name, else the method around the buggy line) before and after the blame commit. */
 export async function fnPair(session: RepoSession, bug: BugSpec, extraction: HistoryExtraction, settings = DEFAULT_HEURISTIC_SETTINGS): Promise<FunctionPair | undefined> {
-  const p = extraction.primary;
-  if (!p) return undefined;
   const java = requireJava();
-  let name = p.target.fault.method;
-  let className = p.target.fault.className;
-  if (!name) {
-    const buggy = decoder.decode((await session.readFileAt(bug.buggyCommit, p.target.file)) ?? new Uint8Array());
-    const m = java.enclosingMethod(buggy, p.target.line);
-    if (!m) return undefined; // the blamed line is not inside a function (a field, an import …)
-    name = m.name;
-    className = m.className;
+  const buggyFiles = new Map<string, string>();
+  const buggySource = async (file: string) => {
+    let text = buggyFiles.get(file);
+    if (text === undefined) buggyFiles.set(file, (text = decoder.decode((await session.readFileAt(bug.buggyCommit, file)) ?? new Uint8Array())));
+    return text;
+  };
+  let chosen: (BlamedTarget & { commit: BlameCommit }) | undefined;
+  let name: string | undefined;
+  let className: string | undefined;
+  for (const candidate of fnPairCandidates(extraction)) {
+    name = candidate.target.fault.method;
+    className = candidate.target.fault.className;
+    if (!name) {
+      const m = java.enclosingMethod(await buggySource(candidate.target.file), candidate.target.line);
+      name = m?.name;
+      className = m?.className;
+    }
+    if (name) {
+      chosen = candidate;
+      break;
+    }
   }
+  if (!chosen || !name) return undefined; // no blamed line sits inside a function (fields, imports …)
+  const p = chosen;
+  const methodName = name;
   const simpleClass = className?.split('.').pop();
   const sourceAt = async (commit: string | undefined) => {
     const bytes = commit ? await session.readFileAt(commit, p.blame.path) : undefined;
     return bytes ? decoder.decode(bytes) : undefined;
   };
   const byName = (source: string) => {
-    const candidates = java.methodsByName(source, name!);
+    const candidates = java.methodsByName(source, methodName);
     return { candidates, first: candidates.find((m) => simpleClass !== undefined && m.className.split('.').pop() === simpleClass) ?? candidates[0] };
   };
   // After: the overload that holds the blamed line in the blame commit; before: the same signature in the
@@ -148,7 +178,7 @@ export async function fnPair(session: RepoSession, bug: BugSpec, extraction: His
     before = (after && candidates.find((m) => m.signature === after.signature)) ?? first;
   }
   const cap = (m?: MethodSource) => (m?.textWithDoc ?? '').slice(0, settings.maxFunctionChars);
-  return { name, className, before: cap(before), after: cap(after) };
+  return { name: methodName, className, before: cap(before), after: cap(after), line: p };
 }
 
 /** fl_diff: the blame commit's diff (against its first parent) of the blamed file, capped. */
@@ -177,6 +207,20 @@ export interface HistoryContext {
   extraction: HistoryExtraction;
   /** the prompt section ('' when the bug has nothing to blame) */
   text: string;
+  /** why `text` is empty */
+  emptyReason?: string;
+}
+
+/** Why a history section came out empty, for messages. */
+function emptyReason(extraction: HistoryExtraction, heuristic: HistoryHeuristic): string {
+  if (!extraction.candidates.length) return 'no fault-localization line to blame';
+  if (!extraction.blamed.length) {
+    return extraction.unblamed.length
+      ? `the chosen line(s) do not exist at the original revision ${extraction.historyCommit.slice(0, 12)} (added when the buggy version was reconstructed), so they have no blame commit`
+      : 'no fault-localization line has a blame commit';
+  }
+  if (heuristic === 'fn_pair') return 'no blamed line sits inside a function (they are imports, fields or other declarations)';
+  return `the blame commit's ${heuristic === 'fl_diff' ? 'diff of the blamed file' : 'changed program files'} came out empty`;
 }
 
 /** The history section for one heuristic: extraction + heuristic + header. */
@@ -191,19 +235,21 @@ export async function historyContext(
   }
   const settings = { ...DEFAULT_HEURISTIC_SETTINGS, ...options.settings };
   const extraction = await extractHistory(session, bug, options);
-  if (!extraction.primary) return { heuristic, extraction, text: '' };
+  if (!extraction.primary) return { heuristic, extraction, text: '', emptyReason: emptyReason(extraction, heuristic) };
   let body = '';
+  let header = historyHeader(extraction);
   if (heuristic === 'fn_all') {
     const names = await fnAllNames(session, bug, extraction, settings);
     body = `Functions, classes, interfaces and enums declared in the program files this commit changed:\n${names.map((n) => `- ${n}`).join('\n')}\n`;
   } else if (heuristic === 'fn_pair') {
     const pair = await fnPair(session, bug, extraction, settings);
     if (pair) {
+      header = historyHeader(extraction, pair.line);
       body = `The enclosing function ${pair.name} before this commit:\n\`\`\`java\n${pair.before}\n\`\`\`\n\nand after it:\n\`\`\`java\n${pair.after}\n\`\`\`\n`;
     }
   } else {
     const diff = await flDiff(session, extraction, settings);
     if (diff) body = `This commit's change to ${extraction.primary.blame.path}:\n\`\`\`diff\n${diff}\n\`\`\`\n`;
   }
-  return { heuristic, extraction, text: body ? `${historyHeader(extraction)}${body}` : '' };
+  return body ? { heuristic, extraction, text: `${header}${body}` } : { heuristic, extraction, text: '', emptyReason: emptyReason(extraction, heuristic) };
 }

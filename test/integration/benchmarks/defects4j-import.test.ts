@@ -109,8 +109,8 @@ describe('importDefects4j', () => {
   it('names the input at fault', () => {
     const base = { projectRepo: fixture.projectRepo, d4jDir: fixture.d4jDir, project: 'Calc', outDir: join(root, 'bad') };
     expect(() => importDefects4j({ ...base, project: 'Nope' })).toThrow(/no Defects4J project "Nope".*found: Calc/);
-    expect(() => importDefects4j({ ...base, bugs: '3' })).toThrow(Defects4jImportError);
-    expect(() => importDefects4j({ ...base, bugs: '3' })).toThrow(/bugs 3 are not in Calc's active-bugs.csv/);
+    expect(() => importDefects4j({ ...base, bugs: '9' })).toThrow(Defects4jImportError);
+    expect(() => importDefects4j({ ...base, bugs: '9' })).toThrow(/bugs 9 are not in Calc's active-bugs.csv/);
     expect(() => importDefects4j({ ...base, projectRepo: join(root, 'missing') })).toThrow(/--project-repo .* does not exist/);
   });
 });

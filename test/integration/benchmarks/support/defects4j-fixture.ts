@@ -10,8 +10,82 @@ export interface Defects4jFixture {
   d4jDir: string;
   project: string;
   /** revision ids by role */
-  revisions: { introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string };
+  revisions: { introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string; introducesBug3: string; buggy3: string; fixed3: string };
 }
+
+// Calc-3: the developer's fix also renames the parameter and adds Javadoc, which the minimised patch keeps (as
+// Defects4J's patches often do), so the buggy version's faulty return line differs from the original revision's.
+// The field comes first, so the first blamed line sits in no function.
+const SIGN = (fixed: boolean) => `package org.fixture;
+
+public final class Sign {
+
+    static final int ZERO_SIGN = ${fixed ? '0' : '-1'};
+
+    private Sign() {
+    }
+${fixed ? `
+    /** The sign of {@code value}: -1, 0 or 1 (Sign.of is total). */
+    public static int of(int value) {
+        return value > 0 ? 1 : value == 0 ? ZERO_SIGN : -1;
+    }
+` : `
+    public static int of(int v) {
+        return v > 0 ? 1 : ZERO_SIGN;
+    }
+`}}
+`;
+const SIGN_TEST = (zero: boolean) => `package org.fixture;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class SignTest {
+
+    @Test
+    public void testPositive() {
+        assertEquals(1, Sign.of(5));
+    }
+${zero ? `
+    @Test
+    public void testZero() {
+        assertEquals(0, Sign.of(0));
+    }
+` : ''}}
+`;
+// The minimised patch of Calc-3 (fixed → buggy): only the field's value and the return expression.
+const SIGN_MINIMISED_PATCH = `diff --git a/src/main/java/org/fixture/Sign.java b/src/main/java/org/fixture/Sign.java
+--- a/src/main/java/org/fixture/Sign.java
++++ b/src/main/java/org/fixture/Sign.java
+@@ -2,7 +2,7 @@ package org.fixture;
+ 
+ public final class Sign {
+ 
+-    static final int ZERO_SIGN = 0;
++    static final int ZERO_SIGN = -1;
+ 
+     private Sign() {
+     }
+@@ -9,6 +9,6 @@ public final class Sign {
+ 
+     /** The sign of {@code value}: -1, 0 or 1 (Sign.of is total). */
+     public static int of(int value) {
+-        return value > 0 ? 1 : value == 0 ? ZERO_SIGN : -1;
++        return value > 0 ? 1 : ZERO_SIGN;
+     }
+ }
+`;
+// Calc-4: broken data (a patch for a file the project never had), as real Defects4J data sometimes is.
+const BROKEN_PATCH = `diff --git a/src/main/java/org/fixture/Missing.java b/src/main/java/org/fixture/Missing.java
+--- a/src/main/java/org/fixture/Missing.java
++++ b/src/main/java/org/fixture/Missing.java
+@@ -1,3 +1,3 @@
+ package org.fixture;
+-class Missing { int x = 1; }
++class Missing { int x = 2; }
+ 
+`;
 
 const CALC = (isPositive: string, safeDiv: boolean, safeDivGuard: boolean) => `package org.fixture;
 
@@ -154,6 +228,14 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   write(main, CALC('return v > 0;', true, true));
   write(test, TEST([NEGATE, ZERO, FLAKY, DIV, DIV_ZERO]));
   const fixed2 = commit('Fix CALC-7: safeDiv by zero');
+  write('src/main/java/org/fixture/Sign.java', SIGN(false));
+  write('src/test/java/org/fixture/SignTest.java', SIGN_TEST(false));
+  const introducesBug3 = commit('Add Sign');
+  write('NOTES', 'release soon; Sign added\n');
+  const buggy3 = commit('Notes on Sign');
+  write('src/main/java/org/fixture/Sign.java', SIGN(true));
+  write('src/test/java/org/fixture/SignTest.java', SIGN_TEST(true));
+  const fixed3 = commit('Fix CALC-9: the sign of zero is 0');
 
   const d4jDir = join(root, 'defects4j');
   const projectDir = join(d4jDir, 'framework', 'projects', 'Calc');
@@ -161,8 +243,21 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
     mkdirSync(dirname(join(projectDir, path)), { recursive: true });
     writeFileSync(join(projectDir, path), text);
   };
-  put('active-bugs.csv', `bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n1,${buggy1},${fixed1},CALC-1,https://issues.example/CALC-1\n2,${buggy2},${fixed2},CALC-7,https://issues.example/CALC-7\n`);
-  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
+  put(
+    'active-bugs.csv',
+    `bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n1,${buggy1},${fixed1},CALC-1,https://issues.example/CALC-1\n2,${buggy2},${fixed2},CALC-7,https://issues.example/CALC-7\n` +
+      `3,${buggy3},${fixed3},CALC-9,https://issues.example/CALC-9\n4,${buggy3},${fixed3},CALC-11,https://issues.example/CALC-11\n` +
+      `5,${buggy1},${fixed1},CALC-12,https://issues.example/CALC-12\n`,
+  );
+  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2, buggy3, fixed3].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
+  put('patches/3.src.patch', SIGN_MINIMISED_PATCH);
+  put('patches/4.src.patch', BROKEN_PATCH);
+  put('trigger_tests/3', '--- org.fixture.SignTest::testZero\njava.lang.AssertionError: expected:<0> but was:<-1>\n');
+  // Calc-5: Calc-1's revisions, but a trigger test that passes on the buggy version (it does not reproduce)
+  put('patches/5.src.patch', run(['diff', fixed1, buggy1, '--', 'src/main/java']));
+  put('trigger_tests/5', '--- org.fixture.CalcTest::testAdd\njava.lang.AssertionError\n');
+  put('trigger_tests/4', '--- org.fixture.SignTest::testZero\njava.lang.AssertionError: expected:<0> but was:<-1>\n');
+  put(`failing_tests/${fixed3}`, '--- org.fixture.CalcTest::testFlaky\norg.junit.ComparisonFailure: expected:<[}]> but was:<[{]>\n');
   // Defects4J's patches go from the fixed to the buggy revision
   put('patches/1.src.patch', run(['diff', fixed1, buggy1, '--', 'src/main/java']));
   put('patches/1.test.patch', run(['diff', fixed1, buggy1, '--', 'src/test/java']));
@@ -177,5 +272,5 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   put('modified_classes/2.src', 'org.fixture.Calc\n');
   put('relevant_tests/1', 'org.fixture.CalcTest\n');
   put('relevant_tests/2', 'org.fixture.CalcTest\n');
-  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2 } };
+  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2, introducesBug3, buggy3, fixed3 } };
 }

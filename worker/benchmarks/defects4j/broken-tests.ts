@@ -1,0 +1,54 @@
+// Removing the tests Defects4J knows to be broken (failing_tests/<rev>, dependent_tests, random_tests) from Java sources.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Removes test method `method` (with its annotations and Javadoc) from Java source; null when not found. */
+export function removeTestMethod(source: string, method: string): string | null {
+  const signature = new RegExp(`^[ \\t]*(?:(?:public|protected|private|static|final|synchronized)\\s+)*void\\s+${method.replace(/\$/g, '\\$')}\\s*\\(`, 'm');
+  const match = signature.exec(source);
+  if (!match) return null;
+  // start: the signature line (the pattern is anchored at a line start), extended upwards over
+  // annotations and a doc comment
+  let start = match.index;
+  while (start > 0) {
+    const previous = source.lastIndexOf('\n', start - 2) + 1;
+    if (/^(@|\*|\/\*|\/\/)/.test(source.slice(previous, start - 1).trim())) start = previous;
+    else break;
+  }
+  // end: the brace closing the method body, skipping strings, chars and comments
+  let i = source.indexOf('{', match.index);
+  if (i < 0) return null;
+  let depth = 0;
+  for (; i < source.length; i++) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    if (c === '/' && next === '/') i = source.indexOf('\n', i) - 1;
+    else if (c === '/' && next === '*') i = source.indexOf('*/', i + 2) + 1;
+    else if (c === '"' || c === "'") {
+      for (i++; i < source.length && source[i] !== c; i++) if (source[i] === '\\') i++;
+    } else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) break;
+    if (i < 0) return null;
+  }
+  if (depth !== 0) return null;
+  let end = i + 1;
+  if (source[end] === '\n') end++;
+  return source.slice(0, start) + source.slice(end);
+}
+
+export function removeBrokenTests(root: string, testDir: string, tests: string[]): { removed: string[]; unmatched: string[] } {
+  const removed: string[] = [];
+  const unmatched: string[] = [];
+  for (const test of tests) {
+    const [cls, method] = test.split('::') as [string, string];
+    const file = join(root, testDir, cls.replace(/\$.*$/, '').replace(/\./g, '/') + '.java');
+    const source = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    const edited = source === null ? null : removeTestMethod(source, method);
+    if (edited === null) unmatched.push(test);
+    else {
+      writeFileSync(file, edited);
+      removed.push(test);
+    }
+  }
+  return { removed, unmatched };
+}

@@ -1,0 +1,55 @@
+// `repairlab defects4j …`: commands over Defects4J checkouts. `check` imports (or reuses) and validates bugs through a
+// runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
+import type { Command } from 'commander';
+import { print } from './flags.ts';
+import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
+
+export function registerDefects4jCommands(program: Command): void {
+  const d4j = program.command('defects4j').description('Defects4J: check that imported bugs reproduce');
+
+  d4j
+    .command('check')
+    .description(
+      'import (or reuse) and validate each bug: unpatched fails exactly the trigger tests, the developer fix passes the whole suite, ' +
+        'blame of the fault lines equals `git blame` at the original buggy revision',
+    )
+    .requiredOption('--project <id>', 'Defects4J project id, e.g. Lang')
+    .requiredOption('--project-repo <dir>', "the project's git repository (Defects4J: project_repos/<name>.git)")
+    .requiredOption('--d4j <dir>', 'a Defects4J checkout (contains framework/projects/)')
+    .option('--bugs <list>', 'bug ids, e.g. 1,2,5-9 (default: every active bug)')
+    .option('--out <dir>', 'where imported bundles and BugSpecs go', 'defects4j-bugs')
+    .option('--descriptions <file>', 'bug reports as JSON, {"<id>": {"title": "…", "body": "…"}}, for bugs imported now')
+    .option('--reimport', 'import again even when the catalogue already holds a bug imported from the same revisions')
+    .option('--runner <url>', 'runner URL (default: start one in this process)')
+    .option('--token <token>', 'runner token')
+    .option('--json', 'print {project, bugs, reproduced, failed, results}')
+    .action(
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; json?: boolean }) => {
+        const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
+        const { initJavaForNode } = await import('../java/node-wasm.ts');
+        await initJavaForNode(); // blame of blameless bugs classifies lines
+        const engine = createNodeEngine();
+        const report = await withRunner(opts, (runner) =>
+          checkDefects4j({
+            projectRepo: opts.projectRepo,
+            d4jDir: opts.d4j,
+            project: opts.project,
+            outDir: opts.out,
+            engine,
+            runner,
+            ...(opts.bugs ? { bugs: opts.bugs } : {}),
+            ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
+            ...(opts.reimport ? { reimport: true } : {}),
+            log: opts.json ? undefined : (m) => console.error(m),
+          }),
+        );
+        print(!!opts.json, report, () =>
+          [
+            ...report.results.map((r) => `${r.bugId.padEnd(14)} ${r.reproduced ? 'reproduces' : 'FAILS'}${r.reused ? ' (reused)' : ''}${r.reasons.map((m) => `\n    - ${m}`).join('')}`),
+            `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail`,
+          ].join('\n'),
+        );
+        if (report.failed) process.exitCode = 1;
+      },
+    );
+}
