@@ -13,6 +13,7 @@ import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
 import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
+import { registerShareCommands } from './share-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/errors.ts';
 
@@ -294,6 +295,7 @@ registerAnalysisCommands(program);
 registerBenchCommands(program);
 registerDefects4jCommands(program);
 registerExperimentCommands(program);
+registerShareCommands(program);
 registerStatsCommand(program);
 
 function modelFromFlags(opts: ModelFlags): Promise<ModelSettings> {

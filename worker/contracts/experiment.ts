@@ -114,7 +114,7 @@ const KEY_NAME = /^(key|bearer|authorization)$|(api[-_]?key|secret|password|pass
 const KEY_VALUE = /^(sk-[\w-]{8,}|sk_[\w-]{8,}|gh[pousr]_\w{20,}|xox[abpr]-[\w-]+|AKIA[0-9A-Z]{16}|AIza[\w-]{30,})$/;
 
 /** The first place in `json` that looks like a key, as a dotted path with the reason, or undefined. */
-function findKeyLike(json: unknown, path: string[] = []): string | undefined {
+export function findKeyLike(json: unknown, path: string[] = []): string | undefined {
   if (typeof json === 'string') {
     if (KEY_VALUE.test(json.trim())) return `${path.join('.') || '(top level)'} holds a value shaped like an API key`;
     if (/^https?:\/\//i.test(json)) {
