@@ -17,7 +17,7 @@ export interface RunVerdict {
 const TRANSIENT_MODEL_ERRORS = new Set(['rate-limit', 'server', 'network']);
 /** model error codes that no retry mends: the endpoint or its settings are wrong */
 const BROKEN_MODEL_ERRORS = new Set(['auth', 'cors', 'bad-request', 'cassette-divergence', 'cassette-exhausted', 'other']);
-/** the loop's reasons for ending on a budget (worker/agent/loop.ts budgetExceeded and the unknown-price stop) */
+/** the loop's reasons for ending on a budget (worker/agent/run-budgets.ts budgetExceeded and the unknown-price stop) */
 const BUDGET_REASON = /budget reached|^no price known for model/;
 
 export function classifyRun(t: Trajectory): RunVerdict {
