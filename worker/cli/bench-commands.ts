@@ -47,6 +47,18 @@ export function registerBenchCommands(program: Command): void {
     });
 
   bench
+    .command('experiment-throughput')
+    .description('an experiment with instant model replies on one local runner, then two: runner busy share (goal ≥ 90%) and cells per minute, side by side')
+    .option('--bugs <n>', 'bundled bugs (up to 16)', '8')
+    .option('--samples <n>', 'samples per bug', '3')
+    .option('--json', 'print JSON')
+    .action(async (opts: { bugs: string; samples: string; json?: boolean }) => {
+      const { benchExperimentThroughput, throughputText } = await import('../../benchmarks/perf/experiment-throughput.ts');
+      const r = await benchExperimentThroughput({ bugs: positiveInt('--bugs', opts.bugs), samples: positiveInt('--samples', opts.samples), log: opts.json ? undefined : (l) => console.error(l) });
+      print(!!opts.json, r, () => throughputText(r));
+    });
+
+  bench
     .command('blame [repoDir] [file]')
     .description("RepairLab's blame vs `git blame` on one file (default: the long-history file of a generated repository; target ≤ 5×)")
     .option('--rev <rev>', 'revision', 'HEAD')

@@ -28,6 +28,12 @@ async function readSpecFile(path: string): Promise<unknown> {
   }
 }
 
+/** The report's metrics and statistics on Node: bug metadata from the engine's repositories, tree-sitter Java for AST match. */
+async function nodeAnalyses(engine: ReturnType<typeof createNodeEngine>) {
+  const [{ reportAnalyses, bugMetaFromWorkspaces }, { loadJavaSyntax }, { nodeJavaWasm }] = await Promise.all([import('../experiments/analyses.ts'), import('../experiments/metrics/index.ts'), import('../java/node-wasm.ts')]);
+  return reportAnalyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await nodeJavaWasm()) });
+}
+
 const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
 export function registerExperimentCommands(program: Command): void {
@@ -97,19 +103,23 @@ export function registerExperimentCommands(program: Command): void {
       const { buildReport, reportText } = await import('../experiments/report.ts');
       const { loadTrajectory } = await import('../agent/persistence.ts');
       const cells = [...(await experiments.store.cells(final.id)).values()];
-      const report = await buildReport(final, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId));
+      const report = await buildReport(final, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId), await nodeAnalyses(engine));
       print(!!opts.json, report, () => reportText(report));
     });
 
   experiment
     .command('report <id>')
-    .description('per-variant counts of an experiment (plausible@1, #plausible, statuses, cost, calls)')
-    .option('--json', 'print JSON')
-    .option('--csv', 'print CSV (one row per variant)')
-    .option('--md', 'print a Markdown table')
-    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean }) => {
+    .description("an experiment's report: counts, metrics per variant and category (plausible@k, valid@k, #unique pass, exact/AST match, cost/steps by outcome, smells, tool use) and the statistics (HAFixAgent's Table 5)")
+    .option('--json', 'print JSON (everything)')
+    .option('--csv', 'print CSV: one table, chosen with --table')
+    .option('--table <name>', 'with --csv: variants (default), cells (one row per cell), summary (per variant and category), plausibility, table5', 'variants')
+    .option('--md', 'print Markdown tables')
+    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean; table: string }) => {
       const formats = (['json', 'csv', 'md'] as const).filter((f) => opts[f]);
       if (formats.length > 1) throw new Error(`${formats.map((f) => `--${f}`).join(' and ')}: choose one output format.`);
+      const { CSV_TABLES } = await import('../experiments/report.ts');
+      const table = CSV_TABLES.find((t) => t === opts.table);
+      if (!table) throw new Error(`--table ${opts.table}: not a table; use one of ${CSV_TABLES.join(', ')}.`);
       const { experiments, engine } = await openExperiments(false);
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { buildReport, reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
@@ -117,8 +127,8 @@ export function registerExperimentCommands(program: Command): void {
       const record = await experiments.get(id);
       const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
       const cells = [...(await experiments.store.cells(id)).values()];
-      const report = await buildReport(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId));
-      if (opts.csv) process.stdout.write(reportCsv(report));
+      const report = await buildReport(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId), await nodeAnalyses(engine));
+      if (opts.csv) process.stdout.write(reportCsv(report, table));
       else if (opts.md) process.stdout.write(reportMarkdown(report));
       else print(!!opts.json, report, () => reportText(report));
     });

@@ -1,10 +1,13 @@
 // An experiment's report from its cell records: per variant, the counts the cells give directly (plausible@1,
-// #plausible, statuses, cost, calls). The papers' metrics (per category, plausible@k, smells, …) and the statistics
-// (McNemar, Cochran's Q, Friedman, Wilcoxon, …) come from worker/experiments/metrics/ and worker/experiments/statistics/
-// through the ReportAnalyses seam below; until they are plugged in, the report says so instead of showing numbers.
+// #plausible, statuses, cost, calls), then the papers' metrics (worker/experiments/metrics/) and the statistics
+// (worker/experiments/statistics/), which come in through the ReportAnalyses seam (analyses.ts builds both); a
+// section left out says so instead of showing numbers.
 import type { CellRecord, CellStatus, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
+import type { ExperimentMetrics } from './analyses.ts';
 import { addCost } from './classify.ts';
+import { cellTable, csvTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
+import type { StatisticsTable } from './report-statistics.ts';
 import { modelName } from './plan.ts';
 
 export const CELL_STATUSES: readonly CellStatus[] = ['plausible', 'not-plausible', 'budget', 'infrastructure-error', 'not-run'];
@@ -53,6 +56,8 @@ export interface ExperimentReport {
   variants: VariantRow[];
   metrics: AnalysisSection;
   statistics: AnalysisSection;
+  /** every cell record, in order (the per-cell CSV reads them) */
+  cells: CellRecord[];
 }
 
 export function variantRows(spec: ExperimentSpec, cells: readonly CellRecord[]): VariantRow[] {
@@ -102,6 +107,7 @@ export async function buildReport(experiment: ExperimentRecord, spec: Experiment
     variants: variantRows(spec, cells),
     metrics: await section('metrics'),
     statistics: await section('statistics'),
+    cells: [...cells].sort((a, b) => a.index - b.index),
   };
 }
 
@@ -111,11 +117,26 @@ function rowValues(r: VariantRow): (string | number)[] {
   return [r.variant, [r.preset, ...r.presetVariants].join('+'), r.cells, r.plausibleAt1 === null ? '' : r.plausibleAt1, r.firstSamples, r.plausible, r.bugsFixed, ...CELL_STATUSES.map((s) => r.statuses[s]), r.costUsd === null ? '' : r.costUsd, r.calls];
 }
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-const csvField = (v: string | number) => (typeof v === 'string' && /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
+const metricsOf = (r: ExperimentReport) => (r.metrics.computed ? (r.metrics.result as ExperimentMetrics) : undefined);
+const statisticsOf = (r: ExperimentReport) => (r.statistics.computed ? (r.statistics.result as StatisticsTable) : undefined);
 
-export function reportCsv(report: ExperimentReport): string {
-  return [COLUMNS.join(','), ...report.variants.map((r) => rowValues(r).map(csvField).join(','))].join('\n') + '\n';
+/** The tables `--csv --table <name>` prints: one row per variant (default), per cell, per (variant, category), or the statistics. */
+export const CSV_TABLES = ['variants', 'cells', 'summary', 'plausibility', 'table5'] as const;
+export type CsvTable = (typeof CSV_TABLES)[number];
+
+export function reportCsv(report: ExperimentReport, table: CsvTable = 'variants'): string {
+  const need = <T,>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`--table ${table}: the ${what} were not computed for this report.`);
+    return v;
+  };
+  const tables: Record<CsvTable, () => Table> = {
+    variants: () => ({ columns: [...COLUMNS], rows: report.variants.map((r) => rowValues(r).map((v) => (v === '' ? null : v))) }),
+    cells: () => cellTable(report.cells, metricsOf(report)),
+    summary: () => summaryTable(need(metricsOf(report), 'metrics')),
+    plausibility: () => plausibilityTable(need(statisticsOf(report), 'statistics')),
+    table5: () => table5(need(statisticsOf(report), 'statistics')),
+  };
+  return csvTable(tables[table]());
 }
 
 export function reportMarkdown(report: ExperimentReport): string {
@@ -130,9 +151,9 @@ export function reportMarkdown(report: ExperimentReport): string {
     `|${COLUMNS.map(() => '---').join('|')}|`,
     ...report.variants.map((r) => `| ${rowValues(r).map((v) => (v === '' ? '—' : fmt(v))).join(' | ')} |`),
     '',
-    `Metrics: ${report.metrics.computed ? '```json\n' + JSON.stringify(report.metrics.result, null, 2) + '\n```' : report.metrics.note}`,
+    report.metrics.computed ? metricsMarkdown(metricsOf(report)!) : `Metrics: ${report.metrics.note}`,
     '',
-    `Statistics: ${report.statistics.computed ? '```json\n' + JSON.stringify(report.statistics.result, null, 2) + '\n```' : report.statistics.note}`,
+    report.statistics.computed ? statisticsMarkdown(statisticsOf(report)!) : `Statistics: ${report.statistics.note}`,
   ];
   return lines.join('\n') + '\n';
 }
@@ -146,7 +167,25 @@ export function reportText(report: ExperimentReport): string {
       `${CELL_STATUSES.filter((s) => s !== 'plausible' && r.statuses[s]).map((s) => `${s} ${r.statuses[s]}`).join(', ') || '—'}  ` +
       `cost ${r.costUsd === null ? 'unknown' : `$${r.costUsd.toFixed(4)}`}  calls ${r.calls}`,
   );
-  return [`experiment ${e.id}${e.name ? ` (${e.name})` : ''}: ${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''}; ${e.cells} cells, model ${e.model}`, ...rows, `metrics: ${report.metrics.computed ? 'see --json' : report.metrics.note}`, `statistics: ${report.statistics.computed ? 'see --json' : report.statistics.note}`].join('\n');
+  return [`experiment ${e.id}${e.name ? ` (${e.name})` : ''}: ${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''}; ${e.cells} cells, model ${e.model}`, ...rows, ...metricsLines(report), ...statisticsLines(report)].join('\n');
+}
+
+function metricsLines(report: ExperimentReport): string[] {
+  const m = metricsOf(report);
+  if (!m) return [`metrics: ${report.metrics.computed ? '' : report.metrics.note}`];
+  const at = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(3));
+  const k = m.ks[m.ks.length - 1]!;
+  return m.summary
+    .filter((s) => s.category === 'all')
+    .map((s) => `${s.variant.padEnd(20)} #pass ${s.pass}  #unique ${s.uniquePass}  plausible@${k} ${at(s.plausibleAtK[k])}  valid@${k} ${at(s.validAtK[k])}  exact ${s.exactMatchBugs}  AST ${s.astMatchBugs}`)
+    .concat(['(per category, smells, tool use: --md or --json)']);
+}
+
+function statisticsLines(report: ExperimentReport): string[] {
+  const s = statisticsOf(report);
+  if (!s) return [`statistics: ${report.statistics.computed ? '' : report.statistics.note}`];
+  const all = s.plausibility.find((r) => r.category === 'all');
+  return [`plausibility (${all?.test ?? '—'}, all bugs): ${all?.reading ?? 'not computed'}`, '(pairwise tests, Table 5 on steps and cost: --md or --json)'];
 }
 
 /** SWE-bench-style predictions, one per cell that ran: model_name_or_path names the model, variant and sample. */

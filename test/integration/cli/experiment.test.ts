@@ -1,8 +1,9 @@
 // `repairlab experiment` as a user runs it: a real CLI process, the real runner (javac/JUnit in the sandbox), and a
 // real OpenAI-compatible HTTP endpoint playing the model. The endpoint's replies depend on the bug, the turn, the
 // temperature and the seed, so the three variants differ; it rate-limits one cell, and holds the second call of one
-// bug's cells until the CLI is killed. The resumed experiment must run every cell exactly once and report the counts
-// worked out by hand below.
+// bug's cells until the CLI is killed. The resumed experiment must run every cell exactly once and report the counts,
+// metrics (plausible@k, #unique pass, …) and test statistics (Cochran's Q, McNemar, Friedman, Wilcoxon) worked out by
+// hand below.
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,6 +99,17 @@ class LabModel {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+interface FullReport {
+  metrics: { computed: true; result: { ks: number[]; excludedCells: object; summary: ({ variant: string; category: string; steps: Record<string, unknown> } & Record<string, unknown>)[] } };
+  statistics: {
+    computed: true;
+    result: {
+      plausibility: { category: string; statistic: number; pvalue: number; pairwise: { first: string; second: string; firstOnly: number; secondOnly: number; pvalue: number; bonferroni: number; holm: number; significant: boolean }[] }[];
+      measures: { category: string; metric: string; set: string; statistic: number; pvalue: number; kendallW: number; pairwise: { first: string; second: string; pvalue: number; bonferroni: number }[] }[];
+    };
+  };
 }
 
 let model: LabModel;
@@ -200,13 +212,78 @@ describe('repairlab experiment', () => {
     expect(rows['three-tries']!.costUsd).toBeCloseTo(0.056, 10);
     expect(rows.warm!.costUsd).toBeCloseTo(0.042, 10);
 
-    // the same counts as CSV and Markdown; the metrics and statistics say they are not computed yet
+    // the same counts as CSV and Markdown; the Markdown also holds the metrics and the statistics tables
     const csv = (await cli(['experiment', 'report', id!, '--csv'])).stdout.trim().split('\n');
     expect(csv[0]).toBe('variant,preset,cells,plausible@1,first_samples,plausible,bugs_fixed,plausible,not-plausible,budget,infrastructure-error,not-run,cost_usd,calls');
     expect(csv[3]).toMatch(/^warm,oneshot,12,0\.75,4,9,3,9,3,0,0,0,0\.04\d*,21$/);
     const md = (await cli(['experiment', 'report', id!, '--md'])).stdout;
     expect(md).toContain('| three-tries | oneshot | 12 | 1 | 4 | 12 | 4 | 12 | 0 | 0 | 0 | 0 | 0.0560 | 28 |');
-    expect(md).toMatch(/Statistics: not computed/);
+    expect(md).toContain("### Steps and cost (HAFixAgent's Table 5)");
+    expect(md).toMatch(/\| all \| cochran \| 12 \| 19\.5000 \| 5\.83e-5 \| one-try vs three-tries \| 0 \| 12 \|/);
+
+    // The metrics, by hand from the same table (categories: textkit-1, -2 SL; -3 SH; -4 MFMH). The fix replies are the
+    // developers' patch, so every plausible run is also an exact and AST match (valid). ks = 1 and the 3 samples.
+    const full = JSON.parse(resumed.stdout) as FullReport;
+    expect(full.metrics.computed && full.statistics.computed).toBe(true);
+    const summary = (variant: string, category: string) => full.metrics.result.summary.find((s) => s.variant === variant && s.category === category)!;
+    expect(full.metrics.result.ks).toEqual([1, 3]);
+    expect(full.metrics.result.excludedCells).toEqual({ 'infrastructure-error': 0, 'not-run': 0, running: 0, 'missing-run': 0 });
+    expect(summary('one-try', 'all')).toMatchObject({ bugs: 4, trajectories: 12, pass: 0, uniquePass: 0, plausibleAt1: 0, plausibleAtK: { 1: 0, 3: 0 }, validAtK: { 1: 0, 3: 0 }, exactMatchBugs: 0 });
+    // three-tries alone fixes textkit-4: its one unique pass
+    expect(summary('three-tries', 'all')).toMatchObject({ pass: 4, uniquePass: 1, plausibleAt1: 1, plausibleAtK: { 1: 1, 3: 1 }, validAtK: { 3: 1 }, exactMatchBugs: 4, astMatchBugs: 4 });
+    // warm: (1 + 1 + 1 + 0) / 4 for plausible@1 and @3 alike (each bug is all or nothing)
+    expect(summary('warm', 'all')).toMatchObject({ pass: 3, uniquePass: 0, plausibleAt1: 0.75, plausibleAtK: { 1: 0.75, 3: 0.75 }, validAtK: { 3: 0.75 }, exactMatchBugs: 3, astMatchBugs: 3 });
+    expect(summary('three-tries', 'MFMH')).toMatchObject({ bugs: 1, pass: 1, uniquePass: 1 });
+    expect(summary('warm', 'SL')).toMatchObject({ bugs: 2, pass: 2, uniquePass: 0, plausibleAt1: 1 });
+    // steps by outcome: three-tries' runs take 2, 2, 3 steps per bug; warm's failures (textkit-4) take 3
+    expect(summary('three-tries', 'all').steps.success).toEqual({ n: 12, mean: 28 / 12, median: 2 });
+    expect(summary('warm', 'all').steps.failure).toEqual({ n: 3, mean: 3, median: 3 });
+
+    // The statistics, by hand. Plausibility rows are (bug, sample) with the variants' 0/1 outcomes:
+    //   textkit-1..3 × 3 samples: [0, 1, 1] (9 rows); textkit-4 × 3: [0, 1, 0] (3 rows).
+    // Cochran's Q = (k−1)(k·ΣC² − N²)/(k·N − ΣR²) with k = 3, column sums C = 0, 12, 9, N = 21, ΣR² = 9·4 + 3·1 = 39:
+    //   Q = 2·(3·225 − 441)/(63 − 39) = 468/24 = 19.5; χ²(2) survival = e^(−Q/2).
+    const plaus = (category: string) => full.statistics.result.plausibility.find((r) => r.category === category)!;
+    expect(plaus('all')).toMatchObject({ test: 'cochran', n: 12, bugs: 4, successes: [0, 12, 9], significant: true });
+    expect(plaus('all').statistic).toBeCloseTo(19.5, 12);
+    expect(plaus('all').pvalue).toBeCloseTo(Math.exp(-19.5 / 2), 15);
+    // McNemar exact per pair: one-try vs three-tries b = 0, c = 12 → 2·½¹²; one-try vs warm b = 0, c = 9 → 2·½⁹;
+    // three-tries vs warm b = 3, c = 0 → 2·½³. Bonferroni ×3; Holm ×3, ×2, ×1 in order of p.
+    const pairs = plaus('all').pairwise;
+    expect(pairs.map((p) => [p.first, p.second, p.firstOnly, p.secondOnly])).toEqual([['one-try', 'three-tries', 0, 12], ['one-try', 'warm', 0, 9], ['three-tries', 'warm', 3, 0]]);
+    const closeAll = (got: number[], want: number[]) => got.forEach((g, i) => expect(g).toBeCloseTo(want[i]!, 12));
+    closeAll(pairs.map((p) => p.pvalue), [2 / 4096, 2 / 512, 2 / 8]);
+    closeAll(pairs.map((p) => p.bonferroni), [6 / 4096, 6 / 512, 0.75]);
+    closeAll(pairs.map((p) => p.holm), [6 / 4096, 4 / 512, 0.25]);
+    expect(pairs.map((p) => p.significant)).toEqual([true, true, false]);
+    // per category: SL 6 rows [0,1,1] → Q = 2·(3·72 − 144)/(36 − 24) = 12; SH 3 rows [0,1,1] → Q = 6; MFMH 3 rows [0,1,0] → Q = 6
+    expect(plaus('SL').statistic).toBeCloseTo(12, 12);
+    expect(plaus('SL').pvalue).toBeCloseTo(Math.exp(-6), 15);
+    expect([plaus('SH').statistic, plaus('MFMH').statistic]).toEqual([6, 6]);
+    // Table 5. No bug is fixed by every variant (one-try fixes none), so the matched set is empty.
+    const measure = (category: string, metric: string, set: string) => full.statistics.result.measures.find((r) => r.category === category && r.metric === metric && r.set === set)!;
+    expect(measure('all', 'steps', 'fixed-by-all')).toMatchObject({ n: 0, pvalue: null, reading: 'not computed: no bug was fixed by every variant' });
+    // Over all bugs, mean steps per bug: one-try 1; three-tries (2+2+3)/3 = 7/3; warm (1+1+2)/3 = 4/3 on textkit-1..3,
+    // 3 on textkit-4. Ranks within bugs: [1, 3, 2] ×3 and [1, 2, 3] → rank sums 4, 11, 9;
+    // Friedman χ² = 12/(n·k·(k+1))·ΣR² − 3n(k+1) = 12/48·218 − 48 = 6.5, p = e^(−3.25) ≈ 0.0388 < 0.05; W = 6.5/(4·2).
+    // Cost is calls × $0.002, so it ranks the same way.
+    for (const metric of ['steps', 'cost']) {
+      const row = measure('all', metric, 'all-bugs');
+      expect(row).toMatchObject({ test: 'friedman', n: 4, significant: true });
+      expect(row.statistic).toBeCloseTo(6.5, 12);
+      expect(row.pvalue).toBeCloseTo(Math.exp(-3.25), 12);
+      expect(row.kendallW).toBeCloseTo(0.8125, 12);
+      // post-hoc one-try vs three-tries: four equal differences (tied) → normal approximation, T = 0, mean 5,
+      // variance (4·5·9 − (4³ − 4)/2)/24 = 6.25, z = −2, p = 2Φ(−2) = 0.0455002638963584 (tables), Bonferroni ×3
+      expect(row.pairwise[0]).toMatchObject({ first: 'one-try', second: 'three-tries', significant: false });
+      expect(row.pairwise[0]!.pvalue).toBeCloseTo(0.0455002638963584, 12);
+      expect(row.pairwise[0]!.bonferroni).toBeCloseTo(3 * 0.0455002638963584, 12);
+    }
+    // the per-cell CSV: one row per cell with its run's numbers
+    const cellCsv = (await cli(['experiment', 'report', id!, '--csv', '--table', 'cells'])).stdout.trim().split('\n');
+    expect(cellCsv).toHaveLength(37);
+    expect(cellCsv[0]).toMatch(/^index,bug,category,variant,sample,status,run,plausible,exact_match,ast_match,steps,tokens,cost_usd,wall_ms,llm_calls,NO_TEST/);
+    expect(cellCsv[22]).toMatch(new RegExp(`^21,textkit-3,SH,three-tries,0,plausible,${cells[21]!.runId},true,true,true,2,2200,0\\.004\\d*,`));
 
     // predictions: one line per cell, the plausible ones carry the developers' fix
     const preds = (await cli(['experiment', 'export', id!, '--preds'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { instance_id: string; model_name_or_path: string; model_patch: string });
