@@ -18,7 +18,7 @@ jv=$(javac -version 2>&1 | sed -E 's/[^0-9]*([0-9]+).*/\1/')
 if [ "${jv:-0}" -lt 17 ]; then echo "setup: JDK >= 17 is required, found javac $jv" >&2; exit 1; fi
 
 # System packages: only on Debian/Ubuntu as root; elsewhere say what is missing.
-sys_pkgs=(chromium junit4 junit5 libhamcrest-java libjacoco-java bubblewrap python3-jinja2 python3-scipy python3-statsmodels)
+sys_pkgs=(chromium junit4 junit5 libhamcrest-java libjacoco-java ecj bubblewrap python3-jinja2 python3-scipy python3-statsmodels)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${sys_pkgs[@]}"; do

@@ -8,7 +8,8 @@ import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
 import { parseJavacOutput } from './diagnostics.ts';
-import { projectJars, runtimeJars } from './java-env.ts';
+import { ECJ_JAR, runtimeJars } from './java-env.ts';
+import { projectSettings, type ProjectSettings } from './project-settings.ts';
 import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
@@ -28,6 +29,28 @@ function quoteArgFile(p: string): string {
   return `"${p.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
+/**
+ * The compile command for one source set: javac --release N, or ecj -source/-target for old sources (ecj's -Xemacs
+ * output has javac's `file:line: error: message` shape, so one parser reads both).
+ */
+function compilerArgv(ctx: RunnerContext, settings: ProjectSettings, dest: string, classPath: string, argFile: string): string[] {
+  const common = ['-d', dest, '-encoding', 'UTF-8', '-proc:none', '-g', '-nowarn', '-cp', classPath];
+  if (settings.compiler === 'ecj') {
+    return [
+      'java', `-Xmx${ctx.jvm.heapMb}m`, '-XX:+UseSerialGC', '-cp', ECJ_JAR, 'org.eclipse.jdt.internal.compiler.batch.Main',
+      '-source', settings.source, '-target', settings.target, '-Xemacs',
+      ...(settings.bootClassPath ? ['-bootclasspath', settings.bootClassPath] : []),
+      ...common, `@${argFile}`,
+    ];
+  }
+  return [
+    'javac', `-J-Xmx${ctx.jvm.heapMb}m`, '-J-XX:+UseSerialGC', '--release', String(settings.release), '-Xmaxerrs', '100',
+    // string concatenation as StringBuilder calls, as on the warm path (WarmProject.options says why)
+    '-XDstringConcat=inline',
+    ...common, `@${argFile}`,
+  ];
+}
+
 export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<HarnessAnswer> {
   const deadline = Date.now() + job.limits.wallClockMs;
   const work = workDir(ctx, 'cold', randomUUID());
@@ -44,12 +67,17 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
         await writeFile(target, content);
       }
     }
-    await ctx.sandbox.prepareWritable(work);
     const { layout } = job;
-    const jars = projectJars(layout.junit, layout.classpath);
+    const home = path.join(work, 'home');
+    await mkdir(home, { recursive: true });
+    const settings = await projectSettings(ctx.store, layout, home);
+    await ctx.sandbox.prepareWritable(work);
+    const jars = settings.jars;
     const binds: Bind[] = [
       { path: work, writable: true },
       { path: ctx.harnessDir, writable: false },
+      ...settings.uploadedJars.map((j) => ({ path: j, writable: false })),
+      ...(settings.bootClassPath ? [{ path: settings.bootClassPath, writable: false }] : []),
     ];
     const relativize = (f: string) => (f.startsWith(`${project}/`) ? f.slice(project.length + 1) : f);
     const compileMs0 = Date.now();
@@ -71,13 +99,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       const r = await runSandboxed(
         ctx.sandbox,
         {
-          argv: [
-            'javac', `-J-Xmx${ctx.jvm.heapMb}m`, '-J-XX:+UseSerialGC',
-            '-d', dest, '--release', String(layout.javaRelease), '-encoding', 'UTF-8', '-proc:none', '-g', '-nowarn', '-Xmaxerrs', '100',
-            // string concatenation as StringBuilder calls, as on the warm path (WarmProject.options says why)
-            '-XDstringConcat=inline',
-            '-cp', [...classDirs, ...jars].join(':'), `@${argFile}`,
-          ],
+          argv: compilerArgv(ctx, settings, dest, [...classDirs, ...jars].join(':'), argFile),
           binds,
           cwd: project,
           limits: { ...ctx.process, cpuSeconds: Math.ceil(job.limits.wallClockMs / 1000) + 5 },
@@ -91,7 +113,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       }
       if (r.code !== 0) {
         if (!diagnostics.some((d) => d.kind === 'error')) {
-          diagnostics.push({ file: '', line: 0, kind: 'error', message: `javac failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}` });
+          diagnostics.push({ file: '', line: 0, kind: 'error', message: `${settings.compiler} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}` });
         }
         return { compiled: false, diagnostics, tests: [], stopped: 'compile-error', compileMs: Date.now() - compileMs0, testsMs: 0 };
       }
@@ -106,6 +128,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ['wallClockMs', Math.max(1, deadline - Date.now())],
       ['coverage', job.coverage],
     ];
+    for (const t of settings.excludedTests) entries.push(['exclude', t]);
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
     for (const d of classDirs) entries.push(['classDir', d]);
     for (const d of [...layout.resourceDirs, ...layout.testResourceDirs]) entries.push(['resourceDir', path.join(project, d)]);
@@ -121,12 +144,13 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ctx.sandbox,
       {
         argv: [
-          'java', ...jvmFlags(ctx.jvm), '-XX:TieredStopAtLevel=1',
-          '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath)].join(':'),
+          'java', ...jvmFlags(ctx.jvm), '-XX:TieredStopAtLevel=1', ...settings.jvmOptions,
+          '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars].join(':'),
           'repairlab.harness.Harness', 'run', requestFile,
         ],
         binds,
         cwd: project,
+        env: settings.env,
         limits: { ...ctx.process, cpuSeconds: Math.ceil(job.limits.wallClockMs / 1000) + 5 },
         group: job.treeId,
       },

@@ -1,4 +1,4 @@
-// javac's command-line output → structured diagnostics (file, line, column, kind, message).
+// javac's (and ecj's -Xemacs) command-line output → structured diagnostics (file, line, column, kind, message).
 import type { Diagnostic } from '../../worker/contracts/runner-api.ts';
 
 const HEADER = /^(.+?\.java):(\d+): (error|warning): (.*)$/;
@@ -16,7 +16,7 @@ export function parseJavacOutput(output: string, relativize: (file: string) => s
     const message = [m[4]!];
     let column: number | undefined;
     for (let j = i + 1; j < lines.length && !HEADER.test(lines[j]!); j++) {
-      const caret = /^(\s*)\^\s*$/.exec(lines[j]!);
+      const caret = /^(\s*)\^+\s*$/.exec(lines[j]!);
       if (caret) {
         column = caret[1]!.length + 1;
         // lines between the header and the source line continue the message (e.g. "symbol: …", "location: …")

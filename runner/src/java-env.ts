@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JUnitVersion } from '../../worker/contracts/bug.ts';
@@ -24,6 +25,9 @@ export const JAVAC_POOL_ACCESS = [
 ];
 
 const jar = (name: string) => path.join(JAVA_DIR, name);
+
+/** Debian's ecj (package ecj → libeclipse-jdt-core-java): compiles -source 1.3 … 1.7 code on a modern JVM. */
+export const ECJ_JAR = process.env.REPAIRLAB_ECJ_JAR ?? jar('eclipse-jdt-core.jar');
 
 /** Jars by the names layouts use in `classpath` (ProjectLayout.classpath). */
 export const KNOWN_JARS: Record<string, string[]> = {
@@ -97,5 +101,59 @@ export async function buildHarness(dataDir: string): Promise<string> {
     await rm(tmp, { recursive: true, force: true });
   });
   await chmod(path.dirname(dir), 0o755);
+  return dir;
+}
+
+let javaHome: string | undefined;
+
+/** The running JDK's java.home (where lib/ct.sym lives). */
+function jdkHome(): string {
+  if (javaHome) return javaHome;
+  const r = spawnSync('java', ['-XshowSettings:properties', '-version'], { encoding: 'utf8' });
+  const m = /^\s*java\.home = (.+)$/m.exec(r.stderr ?? '');
+  if (!m) throw new Error('Could not find the JDK\'s java.home (java -XshowSettings:properties): install a JDK ≥ 17.');
+  return (javaHome = m[1]!.trim());
+}
+
+const javaApis = new Map<string, Promise<string>>();
+
+/**
+ * The Java 8 class library's API as class files, for ecj's -bootclasspath: old sources must compile against the
+ * library Defects4J compiled them against, not JDK 17's (where, e.g., java.util.Random gained RandomGenerator's
+ * instance nextLong(long), which commons-lang's static JVMRandom.nextLong(long) may not hide). Taken from the JDK's
+ * own ct.sym (javac's --release data: class files named .sig, under directories named by the releases that share
+ * them) into <dataDir>/api/java8-<hash>, once.
+ */
+export function java8Api(dataDir: string): Promise<string> {
+  let pending = javaApis.get(dataDir);
+  if (!pending) {
+    pending = extractJava8Api(dataDir);
+    pending.catch(() => javaApis.delete(dataDir));
+    javaApis.set(dataDir, pending);
+  }
+  return pending;
+}
+
+async function extractJava8Api(dataDir: string): Promise<string> {
+  const ctSym = path.join(jdkHome(), 'lib', 'ct.sym');
+  const bytes = await readFile(ctSym).catch(() => {
+    throw new Error(`The JDK has no ${ctSym}: old sources need it to compile against the Java 8 API (install a full JDK ≥ 17).`);
+  });
+  const dir = path.join(dataDir, 'api', `java8-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`);
+  if (existsSync(dir)) return dir;
+  // entries look like 879A/java.base/java/util/Random.sig: the first segment lists the releases (7, 8, 9, A = 10 …)
+  const entries = unzipSync(bytes, { filter: (f) => f.name.endsWith('.sig') && (f.name.split('/')[0] ?? '').includes('8') });
+  const tmp = `${dir}.tmp-${process.pid}-${randomUUID()}`;
+  for (const [name, content] of Object.entries(entries)) {
+    const rel = name.split('/').slice(2).join('/').replace(/\.sig$/, '.class');
+    const target = path.join(tmp, rel);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+    await writeFile(target, content, { mode: 0o644 });
+  }
+  await chmod(path.dirname(tmp), 0o755).catch(() => undefined);
+  await rename(tmp, dir).catch(async (e: NodeJS.ErrnoException) => {
+    if (!existsSync(dir)) throw e;
+    await rm(tmp, { recursive: true, force: true });
+  });
   return dir;
 }

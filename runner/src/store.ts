@@ -98,6 +98,11 @@ export class SnapshotStore {
     return path.join(this.blobsDir, oid.slice(0, 2), oid.slice(2));
   }
 
+  /** The stored blob's file (uploaded jars are copied from here). */
+  blobFile(oid: string): string {
+    return this.blobPath(oid);
+  }
+
   hasBlob(oid: string): boolean {
     return existsSync(this.blobPath(oid));
   }

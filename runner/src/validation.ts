@@ -7,7 +7,7 @@ import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import { coldValidate } from './cold.ts';
 import { classNameOf, normaliseLayout, type RunnerContext } from './context.ts';
 import { HttpError } from './errors.ts';
-import { projectJars } from './java-env.ts';
+import { checkLayoutSettings, uploadedJarFiles } from './project-settings.ts';
 import { crossChecked, toValidationResult, type HarnessAnswer, type SuiteExpectation } from './results.ts';
 import { checkRepoPath } from './store.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
@@ -66,11 +66,9 @@ export class ValidationService {
     const layout = normaliseLayout(req.layout);
     for (const d of [...layout.sourceDirs, ...layout.testDirs, ...layout.resourceDirs, ...layout.testResourceDirs]) checkRepoPath(d, 'layout');
     for (const p of Object.keys(req.overlay)) checkRepoPath(p, 'overlay');
-    try {
-      projectJars(layout.junit, layout.classpath);
-    } catch (e) {
-      throw new HttpError(400, 'bad-request', (e as Error).message);
-    }
+    checkLayoutSettings(layout);
+    // a jar the runner lacks is answered (409 missing-jars) before any work starts
+    await uploadedJarFiles(this.ctx.store, layout);
     const limits = Limits.parse(req.limits ?? {});
     const tree = await this.ctx.store.tree(req.treeId);
     for (const [p, content] of Object.entries(req.overlay)) {

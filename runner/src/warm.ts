@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
-import { JAVAC_POOL_ACCESS, projectJars, runtimeJars } from './java-env.ts';
+import { ECJ_JAR, JAVAC_POOL_ACCESS, runtimeJars } from './java-env.ts';
+import { projectSettings } from './project-settings.ts';
 import { killTree, newKey, ProtocolReader } from './proc.ts';
 import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
@@ -63,6 +64,9 @@ export class WarmWorker {
   static async start(ctx: RunnerContext, key: string, treeId: string, treeDir: string, layout: ProjectLayout): Promise<WarmWorker> {
     const dir = workDir(ctx, 'warm', randomUUID());
     await mkdir(path.join(dir, 'out'), { recursive: true });
+    const home = path.join(dir, 'home');
+    await mkdir(home, { recursive: true });
+    const settings = await projectSettings(ctx.store, layout, home);
     const config: RequestEntries = [
       ['root', treeDir],
       ['out', path.join(dir, 'out')],
@@ -75,7 +79,11 @@ export class WarmWorker {
     for (const d of layout.testDirs) config.push(['testDir', d]);
     for (const d of layout.resourceDirs) config.push(['resourceDir', d]);
     for (const d of layout.testResourceDirs) config.push(['testResourceDir', d]);
-    for (const j of projectJars(layout.junit, layout.classpath)) config.push(['jar', j]);
+    for (const j of settings.jars) config.push(['jar', j]);
+    config.push(['compiler', settings.compiler], ['source', settings.source], ['target', settings.target]);
+    if (settings.compiler === 'ecj') config.push(['ecjJar', ECJ_JAR]);
+    if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath]);
+    for (const t of settings.excludedTests) config.push(['exclude', t]);
     await writeRequestFile(path.join(dir, 'config.txt'), config);
     await ctx.sandbox.prepareWritable(dir);
     const worker = new WarmWorker(key, ctx, dir);
@@ -85,16 +93,20 @@ export class WarmWorker {
         // every validation loads fresh classes, so C2 keeps recompiling them on the second core; C1 alone and a
         // large young generation cost measurably less CPU per validation, which is what parallel variants need
         '-XX:TieredStopAtLevel=1', `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
-        ...JAVAC_POOL_ACCESS,
-        '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath)].join(':'),
+        ...JAVAC_POOL_ACCESS, ...settings.jvmOptions,
+        '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars].join(':'),
         'repairlab.harness.Harness', 'serve', path.join(dir, 'config.txt'),
       ],
       binds: [
         { path: treeDir, writable: false },
         { path: dir, writable: true },
         { path: ctx.harnessDir, writable: false },
+        ...settings.uploadedJars.map((j) => ({ path: j, writable: false })),
+        ...(settings.bootClassPath ? [{ path: settings.bootClassPath, writable: false }] : []),
+        ...(settings.compiler === 'ecj' && !ECJ_JAR.startsWith('/usr/') ? [{ path: ECJ_JAR, writable: false }] : []),
       ],
       cwd: treeDir,
+      env: settings.env,
       // CPU time accumulates over the worker's life; it is recycled after ctx.recycleAfter validations anyway
       limits: { ...ctx.process, cpuSeconds: 3600 },
       group: treeId,

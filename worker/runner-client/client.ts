@@ -1,6 +1,6 @@
 // Client of the runner HTTP API (docs/runner-api.md), used by the engine in a browser worker and by the CLI in Node.
 // Global fetch only; no node: imports.
-import type { ProjectLayout } from '../contracts/bug.ts';
+import type { ProjectJar, ProjectLayout } from '../contracts/bug.ts';
 import {
   Health,
   SnapshotStatus,
@@ -32,6 +32,11 @@ export interface RunnerClientOptions {
   timeoutMs?: number;
   /** whose advice error messages give: the app's settings or the CLI's flags (default: by the environment) */
   surface?: RunnerAdviceSurface;
+  /**
+   * The bytes of a layout's jar (ProjectLayout.jars) the runner lacks, by oid; default: the workspace's base blob
+   * of that oid (jars stored in the repository's object store).
+   */
+  readJar?: (jar: ProjectJar, workspace: Workspace) => Promise<Uint8Array>;
 }
 
 export interface ValidateOptions {
@@ -56,6 +61,7 @@ export class RunnerClient {
   private readonly backoffMs: number;
   private readonly timeoutMs: number | undefined;
   private readonly surface: RunnerAdviceSurface;
+  private readonly readJar: (jar: ProjectJar, workspace: Workspace) => Promise<Uint8Array>;
   /** tree ids known to be complete on the runner (saves a round trip per validation) */
   private readonly knownSnapshots = new Set<string>();
   private readonly pendingSnapshots = new Map<string, Promise<void>>();
@@ -70,6 +76,7 @@ export class RunnerClient {
     this.backoffMs = opts.backoffMs ?? 250;
     this.timeoutMs = opts.timeoutMs;
     this.surface = opts.surface ?? defaultSurface();
+    this.readJar = opts.readJar ?? ((jar, workspace) => workspace.readBaseBlob(jar.oid));
   }
 
   private async request(method: string, path: string, body: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
@@ -137,27 +144,76 @@ export class RunnerClient {
     const timeoutMs = this.timeoutMs ?? 120_000;
     let status = SnapshotStatus.parse(await this.request('PUT', '/v1/snapshots', manifest, { timeoutMs }));
     if (!status.complete) {
-      let batch: Record<string, string> = {};
-      let batchBytes = 0;
-      const flush = async () => {
-        if (batchBytes === 0 && Object.keys(batch).length === 0) return;
-        await this.request('POST', '/v1/blobs', { blobs: batch }, { timeoutMs });
-        batch = {};
-        batchBytes = 0;
-      };
-      for (const oid of status.missingBlobs) {
-        const bytes = await workspace.readBaseBlob(oid);
-        batch[oid] = bytesToBase64(bytes);
-        batchBytes += bytes.byteLength;
-        if (batchBytes >= UPLOAD_BATCH_BYTES) await flush();
-      }
-      await flush();
+      await this.uploadBlobs(status.missingBlobs, (oid) => workspace.readBaseBlob(oid), timeoutMs);
       status = SnapshotStatus.parse(await this.request('PUT', '/v1/snapshots', manifest, { timeoutMs }));
       if (!status.complete) {
         throw new RunnerError('server', `The runner at ${this.url} still lacks ${status.missingBlobs.length} blobs of tree ${workspace.treeId} after the upload.`);
       }
     }
     this.knownSnapshots.add(workspace.treeId);
+  }
+
+  /** Uploads blobs in batches that stay under the runner's body limit. */
+  private async uploadBlobs(oids: string[], read: (oid: string) => Promise<Uint8Array>, timeoutMs: number): Promise<void> {
+    let batch: Record<string, string> = {};
+    let batchBytes = 0;
+    const flush = async () => {
+      if (batchBytes === 0 && Object.keys(batch).length === 0) return;
+      await this.request('POST', '/v1/blobs', { blobs: batch }, { timeoutMs });
+      batch = {};
+      batchBytes = 0;
+    };
+    for (const oid of oids) {
+      const bytes = await read(oid);
+      batch[oid] = bytesToBase64(bytes);
+      batchBytes += bytes.byteLength;
+      if (batchBytes >= UPLOAD_BATCH_BYTES) await flush();
+    }
+    await flush();
+  }
+
+  /**
+   * After the runner answered 409 missing-jars: uploads the jars it named (only those travel; the runner keeps them
+   * by oid for every later validation).
+   */
+  private async uploadMissingJars(error: RunnerError, workspace: Workspace, layout: ProjectLayout): Promise<void> {
+    const missing = (error.detail as { missingBlobs?: unknown } | undefined)?.missingBlobs;
+    const oids = Array.isArray(missing) ? missing.filter((o): o is string => typeof o === 'string') : [];
+    const byOid = new Map((layout.jars ?? []).map((j) => [j.oid, j]));
+    const read = async (oid: string) => {
+      const jar = byOid.get(oid);
+      if (!jar) throw new RunnerError('bad-request', `The runner asked for jar ${oid}, which the layout does not list.`);
+      try {
+        return await this.readJar(jar, workspace);
+      } catch (e) {
+        throw new RunnerError('bad-request', `Jar ${jar.name} (${oid}) of the layout could not be read for upload: ${(e as Error).message}. Store it where the client's readJar finds it.`);
+      }
+    };
+    await this.uploadBlobs(oids, read, this.timeoutMs ?? 120_000);
+  }
+
+  /** Sends a validation; a snapshot or jars the runner lacks are uploaded and the request sent again, once. */
+  private async sendUploading<T>(send: () => Promise<T>, workspace: Workspace, layout: ProjectLayout): Promise<T> {
+    try {
+      return await send();
+    } catch (e) {
+      const code = e instanceof RunnerError ? (e as RunnerError & { serverCode?: string }).serverCode : undefined;
+      // the runner may have been restarted with an empty store: upload again, once
+      if (code === 'unknown-snapshot') {
+        this.knownSnapshots.delete(workspace.treeId);
+        await this.ensureSnapshot(workspace);
+        return this.sendUploading(send, workspace, { ...layout, jars: [] }).catch(async (again: unknown) => {
+          if ((again as { serverCode?: string }).serverCode !== 'missing-jars') throw again;
+          await this.uploadMissingJars(again as RunnerError, workspace, layout);
+          return send();
+        });
+      }
+      if (code === 'missing-jars') {
+        await this.uploadMissingJars(e as RunnerError, workspace, layout);
+        return send();
+      }
+      throw e;
+    }
   }
 
   /** Validates the workspace's overlay on its base tree. */
@@ -174,17 +230,7 @@ export class RunnerClient {
     if (opts.limits) body.limits = opts.limits;
     const timeoutMs = this.timeoutMs ?? (opts.limits?.wallClockMs ?? 120_000) + 30_000 + 180_000; // + a first warm start
     const send = () => this.request('POST', '/v1/validate', body, { timeoutMs, signal: opts.signal });
-    try {
-      return ValidationResult.parse(await send());
-    } catch (e) {
-      // the runner may have been restarted with an empty store: upload again, once
-      if (e instanceof RunnerError && (e as RunnerError & { serverCode?: string }).serverCode === 'unknown-snapshot') {
-        this.knownSnapshots.delete(workspace.treeId);
-        await this.ensureSnapshot(workspace);
-        return ValidationResult.parse(await send());
-      }
-      throw e;
-    }
+    return ValidationResult.parse(await this.sendUploading(send, workspace, layout));
   }
   /**
    * Validates several workspaces of one base tree alike (write_fix's variants) in one request: the runner compiles
@@ -219,18 +265,13 @@ export class RunnerClient {
     const timeoutMs = this.timeoutMs ?? wallClockMs * workspaces.length + 30_000 + 180_000;
     const send = () => this.request('POST', '/v1/validate-batch', body, { timeoutMs, signal: opts.signal });
     try {
-      const answer = ValidateBatchResponse.parse(await send());
+      const answer = ValidateBatchResponse.parse(await this.sendUploading(send, workspaces[0]!, layout));
       if (answer.results.length !== workspaces.length) {
         throw new RunnerError('server', `The runner at ${this.url} answered ${answer.results.length} results for ${workspaces.length} variants.`);
       }
       return answer.results;
     } catch (e) {
       const code = (e as RunnerError & { serverCode?: string }).serverCode;
-      if (e instanceof RunnerError && code === 'unknown-snapshot') {
-        this.knownSnapshots.delete(body.treeId);
-        await this.ensureSnapshot(workspaces[0]!);
-        return ValidateBatchResponse.parse(await send()).results;
-      }
       // an older runner without the batch endpoint: one request per variant from now on
       if (e instanceof RunnerError && code === 'not-found') {
         this.batchUnsupported = true;

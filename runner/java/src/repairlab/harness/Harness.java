@@ -110,6 +110,7 @@ public final class Harness {
         paths(req.all("resourceDir")), coverage == null ? null : coverage::instrument);
     TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), loader, projectClasses,
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
+    session.excluded.addAll(req.all("exclude"));
     if (coverage != null) session.hooks = coverage;
     Map<String, Object> out = new LinkedHashMap<>();
     List<String> testClasses = new ArrayList<>(new TreeSet<>(req.all("testClass")));
@@ -302,7 +303,8 @@ public final class Harness {
     for (int i = 0; i < reqs.size(); i++) answers.add(null);
     Set<Integer> merged = new TreeSet<>();
     try {
-      mergeAndTest(project, engine, reqs, bundle, answers, merged);
+      // ecj rebuilds the whole project per patch: there is no merged compile to share
+      if (!project.usesEcj()) mergeAndTest(project, engine, reqs, bundle, answers, merged);
     } catch (RuntimeException | java.io.IOException | LinkageError e) {
       // a merge that cannot be planned or rebuilt leaves the variants to the one-by-one path
       NOTE = "merge failed: " + e;
@@ -509,6 +511,7 @@ public final class Harness {
     ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, project.resourceDirs,
         coverage == null ? null : coverage::instrument);
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
+    session.excluded.addAll(project.excludedTests);
     if (coverage != null) session.hooks = coverage;
     long t1 = System.currentTimeMillis();
     GlobalState before = new GlobalState(PRIVATE_PIDS);

@@ -36,6 +36,8 @@ final class TestSession {
   private volatile Recorder running;
   /** the thread of the current attempt; an attempt given up on (timeout, wall clock) writes nothing more */
   private volatile Thread attempt;
+  /** tests (pkg.Class::method) and whole classes the layout leaves out of suite runs (Defects4J's broken tests) */
+  final Set<String> excluded = new java.util.HashSet<>();
   /** test plans per class, so a run resumed after a timeout does not build them again */
   private final Map<String, List<String>> plans = new java.util.HashMap<>();
 
@@ -173,6 +175,7 @@ final class TestSession {
   private void runSuite(List<String> testClasses, Set<String> exclude, boolean stopOnFailure) {
     for (String name : testClasses) {
       if (!goOn()) return;
+      if (excluded.contains(name)) continue;
       if (System.currentTimeMillis() > deadline) {
         if (Thread.currentThread() == attempt) stopped = "wall-clock";
         return;
@@ -191,6 +194,7 @@ final class TestSession {
       }
       Set<String> selected = new LinkedHashSet<>(plan);
       selected.removeAll(exclude);
+      selected.removeAll(excluded);
       if (selected.isEmpty()) continue;
       Set<String> todo = new LinkedHashSet<>();
       for (String id : selected) if (!hasResult(id)) todo.add(id);
@@ -417,8 +421,18 @@ final class TestSession {
   Map<String, List<String>> suite(List<String> testClasses) {
     Map<String, List<String>> out = new TreeMap<>();
     for (String name : testClasses) {
+      // an excluded class is planned empty, an excluded test left out of its class's plan: a suite run accounts
+      // for neither
+      if (excluded.contains(name)) {
+        out.put(name, List.of());
+        continue;
+      }
       List<String> plan = plans.get(name);
-      if (plan != null) out.put(name, plan);
+      if (plan != null) {
+        List<String> kept = new ArrayList<>(plan);
+        kept.removeAll(excluded);
+        out.put(name, kept);
+      }
       else if (hasResult(TestEngine.id(name, "initializationError"))) out.put(name, List.of(TestEngine.id(name, "initializationError")));
     }
     return out;

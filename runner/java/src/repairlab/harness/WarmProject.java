@@ -48,8 +48,13 @@ final class WarmProject {
   final List<Path> resourceDirs = new ArrayList<>();
   final List<String> jars;
   final int release;
-  /** --release, resolved once (see ReleasePlatform) */
+  /** --release, resolved once (see ReleasePlatform); null when ecj compiles the project */
   private final ReleasePlatform platform;
+  /** ecj for old sources (-source below 8): the baseline and every patch are compiled whole, to disk */
+  private final EcjCompiler ecj;
+  /** tests and classes left out of suite runs */
+  final List<String> excludedTests;
+  private int ecjBuilds = 0;
   private final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
   /** for the baseline and full rebuilds: class path = the project's jars */
   private final StandardJavaFileManager files;
@@ -75,7 +80,15 @@ final class WarmProject {
     for (String d : config.all("testResourceDir")) resourceDirs.add(root.resolve(d));
     jars = config.all("jar");
     release = Integer.parseInt(config.get("release", "11"));
-    platform = ReleasePlatform.open(release);
+    excludedTests = config.all("exclude");
+    if (config.get("compiler", "javac").equals("ecj")) {
+      ecj = new EcjCompiler(config.get("ecjJar", "/usr/share/java/eclipse-jdt-core.jar"), config.get("source", "1.8"), config.get("target", "1.8"),
+          config.get("bootClassPath", null));
+      platform = null;
+    } else {
+      ecj = null;
+      platform = ReleasePlatform.open(release);
+    }
     files = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
     files.setLocation(StandardLocation.CLASS_PATH, files(jars));
     List<String> roots = new ArrayList<>(sourceDirs);
@@ -145,6 +158,15 @@ final class WarmProject {
     long t0 = System.currentTimeMillis();
     Files.createDirectories(out);
     Outcome o = new Outcome();
+    if (ecj != null) {
+      EcjCompiler.Result r = ecj.compile(new ArrayList<>(baseSources.values()), jars, out, this::repoPathOf);
+      o.compiled = r.ok;
+      o.diagnostics = r.diagnostics;
+      baselineCompiled = o.compiled;
+      baselineDiagnostics = o.diagnostics;
+      o.ms = System.currentTimeMillis() - t0;
+      return o;
+    }
     Map<URI, String> names = new HashMap<>();
     files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(out.toFile()));
     DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
@@ -295,6 +317,7 @@ final class WarmProject {
       o.ms = 0;
       return o;
     }
+    if (ecj != null) return compileWithEcj(changed, deleted, t0);
     boolean needFull = !baselineCompiled || !deleted.isEmpty();
     if (!needFull) {
       compileInto(o, Map.of(), changed, true, confirmErrors);
@@ -316,6 +339,66 @@ final class WarmProject {
     }
     o.ms = System.currentTimeMillis() - t0;
     return o;
+  }
+
+  /**
+   * A patch compiled by ecj: the changed files are written next to the baseline's output and the whole project is
+   * rebuilt into a fresh directory (ecj has no API-change analysis to make an incremental compile safe), whose
+   * classes the validation then loads instead of the baseline's.
+   */
+  private Outcome compileWithEcj(Map<String, String> changed, Set<String> deleted, long t0) {
+    Outcome o = new Outcome();
+    o.full = true;
+    Path work = out.resolveSibling("ecj-" + (ecjBuilds++));
+    Path src = work.resolve("src");
+    try {
+      List<Path> sources = new ArrayList<>();
+      for (Map.Entry<String, Path> e : baseSources.entrySet()) {
+        if (!deleted.contains(e.getKey()) && !changed.containsKey(e.getKey())) sources.add(e.getValue());
+      }
+      for (Map.Entry<String, String> e : changed.entrySet()) {
+        Path file = src.resolve(e.getKey()).normalize();
+        if (!file.startsWith(src)) throw new IOException("not a usable source path: " + e.getKey());
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, e.getValue(), java.nio.charset.StandardCharsets.UTF_8);
+        sources.add(file);
+      }
+      Path classes = work.resolve("classes");
+      EcjCompiler.Result r = ecj.compile(sources, jars, classes, p -> {
+        Path abs = Path.of(p);
+        return abs.startsWith(src) ? src.relativize(abs).toString().replace('\\', '/') : repoPathOf(p);
+      });
+      o.compiled = r.ok;
+      o.diagnostics = r.diagnostics;
+      if (r.ok) o.classes.putAll(EcjCompiler.readClasses(classes));
+    } catch (IOException | RuntimeException e) {
+      o.compiled = false;
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("file", "");
+      d.put("line", 0);
+      d.put("kind", "error");
+      d.put("message", "ecj could not compile the patch: " + e);
+      o.diagnostics.add(d);
+    } finally {
+      try {
+        EcjCompiler.delete(work);
+      } catch (IOException ignored) {
+        // the worker's directory is removed with the worker
+      }
+    }
+    o.ms = System.currentTimeMillis() - t0;
+    return o;
+  }
+
+  /** A source's repo path from its absolute path (as ecj reports it). */
+  private String repoPathOf(String absolute) {
+    Path p = Path.of(absolute);
+    return p.startsWith(root) ? root.relativize(p).toString().replace('\\', '/') : absolute;
+  }
+
+  /** whether ecj compiles this project (the batch path then validates variants one by one) */
+  boolean usesEcj() {
+    return ecj != null;
   }
 
   /** what compiling the snapshot reported (answered for a validation without changes) */

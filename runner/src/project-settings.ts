@@ -1,0 +1,121 @@
+// What a layout asks of the toolchain beyond its sources: jars by content, source/target levels and the compiler
+// they need, and the JVM options and environment Defects4J's harness gives the tests. Both paths read it from here.
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { ProjectLayout } from '../../worker/contracts/bug.ts';
+import { HttpError } from './errors.ts';
+import { ECJ_JAR, java8Api, projectJars } from './java-env.ts';
+import type { SnapshotStore } from './store.ts';
+
+export const DEFAULT_TIME_ZONE = 'America/Los_Angeles';
+export const DEFAULT_LOCALE = 'en-US';
+
+/**
+ * Packages never opened, whatever the layout asks: java.io holds the file descriptors of the result channel
+ * (stdin carries the answer key, stdout the answer), and the JDK's internals are what ProjectLoader hides.
+ */
+const NEVER_OPENED = [/^java\.base\/java\.io(\.|$)/, /^java\.base\/(jdk|sun)\./];
+
+export interface ProjectSettings {
+  /** absolute jar paths: the named ones, then the uploaded ones (in layout order) */
+  jars: string[];
+  /** uploaded jar files, bound read-only into the sandbox */
+  uploadedJars: string[];
+  compiler: 'javac' | 'ecj';
+  /** ecj's -bootclasspath: the Java 8 API old sources compile against (absent for javac and for levels above 8) */
+  bootClassPath?: string;
+  /** javac --release when compiling with javac */
+  release: number;
+  source: string;
+  target: string;
+  /** JVM flags and environment for the test JVM */
+  jvmOptions: string[];
+  env: Record<string, string>;
+  excludedTests: string[];
+}
+
+/** The compiler a layout needs: ecj for sources below 1.8 (javac 17 cannot compile them), javac otherwise. */
+export function compilerOf(layout: ProjectLayout): 'javac' | 'ecj' {
+  if (layout.compiler) return layout.compiler;
+  return layout.sourceLevel && /^1\.[3-7]$/.test(layout.sourceLevel) ? 'ecj' : 'javac';
+}
+
+/** Checks what can be checked without the store (names, opens, the compiler's presence); throws a 400. */
+export function checkLayoutSettings(layout: ProjectLayout): void {
+  try {
+    projectJars(layout.junit, layout.classpath);
+  } catch (e) {
+    throw new HttpError(400, 'bad-request', (e as Error).message);
+  }
+  for (const open of layout.addOpens ?? []) {
+    if (NEVER_OPENED.some((r) => r.test(open))) {
+      throw new HttpError(400, 'bad-request', `layout.addOpens asks for ${open}, which the runner never opens (the harness's result channel and the JDK's internals live there): remove it.`);
+    }
+  }
+  if (compilerOf(layout) === 'ecj' && !existsSync(ECJ_JAR)) {
+    throw new HttpError(400, 'bad-request', `The layout needs ecj (source level ${layout.sourceLevel ?? '?'}), which is not installed at ${ECJ_JAR}: apt-get install ecj on the runner's machine.`);
+  }
+}
+
+/**
+ * The uploaded jars as files named <oid>.jar under <dataDir>/jars (made once per oid from the blob store). A jar
+ * whose blob is missing is a 409 `missing-jars` listing the oids to upload with POST /v1/blobs.
+ */
+export async function uploadedJarFiles(store: SnapshotStore, layout: ProjectLayout): Promise<string[]> {
+  const jars = layout.jars ?? [];
+  const missing = jars.filter((j) => !store.hasBlob(j.oid));
+  if (missing.length) {
+    throw new HttpError(409, 'missing-jars', `The runner lacks ${missing.length} jar(s) of the layout (${missing.map((j) => j.name).join(', ')}): POST them to /v1/blobs, then validate again.`, {
+      missingBlobs: missing.map((j) => j.oid),
+    });
+  }
+  const dir = path.join(store.dataDir, 'jars');
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  await chmod(dir, 0o755).catch(() => undefined);
+  const out: string[] = [];
+  for (const j of jars) {
+    const file = path.join(dir, `${j.oid}.jar`);
+    if (!existsSync(file)) {
+      const tmp = `${file}.${randomUUID()}.tmp`;
+      await copyFile(store.blobFile(j.oid), tmp);
+      await chmod(tmp, 0o644);
+      await rename(tmp, file);
+    }
+    out.push(file);
+  }
+  return [...new Set(out)];
+}
+
+export async function projectSettings(store: SnapshotStore, layout: ProjectLayout, userHome: string): Promise<ProjectSettings> {
+  checkLayoutSettings(layout);
+  const uploadedJars = await uploadedJarFiles(store, layout);
+  const compiler = compilerOf(layout);
+  const source = layout.sourceLevel ?? String(layout.javaRelease);
+  const target = layout.targetLevel ?? source;
+  const timeZone = layout.timeZone ?? DEFAULT_TIME_ZONE;
+  const [language, country] = (layout.locale ?? DEFAULT_LOCALE).split('-');
+  const jvmOptions = [
+    `-Duser.timezone=${timeZone}`,
+    `-Duser.language=${language}`,
+    ...(country ? [`-Duser.country=${country}`] : []),
+    `-Duser.home=${userHome}`,
+    ...(layout.addOpens ?? []).flatMap((o) => ['--add-opens', `${o}=ALL-UNNAMED`]),
+  ];
+  const upToJava8 = /^1\.[3-8]$/.test(target) || target === '8';
+  const bootClassPath = compiler === 'ecj' && upToJava8 ? await java8Api(store.dataDir) : undefined;
+  return {
+    ...(bootClassPath ? { bootClassPath } : {}),
+    jars: [...projectJars(layout.junit, layout.classpath), ...uploadedJars],
+    uploadedJars,
+    compiler,
+    release: layout.javaRelease,
+    source,
+    target,
+    jvmOptions,
+    // (LANG stays the sandbox's C.UTF-8: the JVM takes its locale from user.language/user.country)
+    env: { TZ: timeZone, HOME: userHome },
+    excludedTests: layout.excludedTests ?? [],
+  };
+}

@@ -1,0 +1,153 @@
+// The environment Defects4J's harness gives tests, on both paths: TZ=America/Los_Angeles and an en-US locale by
+// default, a writable user.home, --add-opens where the layout asks (never java.io, where the result channel lives),
+// and the layout's broken tests left out of suite runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
+import { DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
+import { RunnerClient } from '../../../worker/runner-client/client.ts';
+import { FakeWorkspace } from './fake-workspace.ts';
+import { startTestRunner, type TestRunner } from './helpers.ts';
+import { LAYOUT } from './projects.ts';
+
+const MAIN = { 'src/main/java/demo/Nothing.java': 'package demo;\npublic class Nothing {}\n' };
+
+const ENVIRONMENT_PROJECT: Record<string, string> = {
+  ...MAIN,
+  'src/test/java/demo/EnvironmentTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class EnvironmentTest {
+  @Test public void losAngelesTime() {
+    assertEquals("America/Los_Angeles", java.util.TimeZone.getDefault().getID());
+    assertEquals("America/Los_Angeles", System.getenv("TZ"));
+  }
+  @Test public void usEnglish() { assertEquals(java.util.Locale.US, java.util.Locale.getDefault()); }
+  @Test public void writableHome() throws Exception {
+    java.io.File f = new java.io.File(System.getProperty("user.home"), ".settings");
+    java.nio.file.Files.write(f.toPath(), "x".getBytes());
+    assertTrue(f.isFile());
+  }
+}
+`,
+};
+
+const REFLECTION_PROJECT: Record<string, string> = {
+  ...MAIN,
+  'src/test/java/demo/ReflectionTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class ReflectionTest {
+  @Test public void readsStringInternals() throws Exception {
+    java.lang.reflect.Field value = String.class.getDeclaredField("value");
+    value.setAccessible(true); // InaccessibleObjectException unless java.base/java.lang is opened
+    assertNotNull(value.get("abc"));
+  }
+}
+`,
+};
+
+// JDK 17 generates bytecode accessors after 15 reflective calls of one constructor, and always for serialization:
+// they are defined over the project's loader and extend jdk.internal.reflect classes (commons-lang's
+// SerializationUtils, JUnit 3's TestSuite)
+const ACCESSOR_PROJECT: Record<string, string> = {
+  'src/main/java/demo/Point.java': `package demo;
+public class Point implements java.io.Serializable {
+  public int x;
+  public Point() {}
+}
+`,
+  'src/test/java/demo/AccessorTest.java': `package demo;
+import static org.junit.Assert.*;
+import java.io.*;
+import org.junit.Test;
+public class AccessorTest {
+  @Test public void reflectsOften() throws Exception {
+    for (int i = 0; i < 40; i++) assertNotNull(Point.class.getConstructor().newInstance());
+  }
+  @Test public void serializes() throws Exception {
+    Point p = new Point();
+    p.x = 7;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    new ObjectOutputStream(bytes).writeObject(p);
+    Point back = (Point) new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray())).readObject();
+    assertEquals(7, back.x);
+  }
+}
+`,
+};
+
+const BROKEN_PROJECT: Record<string, string> = {
+  ...MAIN,
+  'src/test/java/demo/MixedTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class MixedTest {
+  @Test public void works() { assertEquals(2, 1 + 1); }
+  @Test public void brokenUpstream() { fail("broken in the project's history"); }
+}
+`,
+  'src/test/java/demo/BrokenTest.java': `package demo;
+import org.junit.Test;
+public class BrokenTest {
+  static { if (true) throw new IllegalStateException("never loads"); }
+  @Test public void anything() {}
+}
+`,
+};
+
+let runner: TestRunner;
+let client: RunnerClient;
+
+beforeAll(async () => {
+  runner = await startTestRunner({ workers: 1 });
+  client = new RunnerClient({ url: runner.url, token: runner.token });
+});
+afterAll(async () => {
+  await runner?.stop();
+});
+
+describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path', (path) => {
+  it('is Los Angeles time, US English and a writable home by default', async () => {
+    const r = await client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
+    expect(r.plausible).toBe(true);
+  });
+
+  it('follows the layout\'s time zone', async () => {
+    const r = await client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), { ...LAYOUT, timeZone: 'UTC' }, { mode: 'all' }, { path });
+    expect(r.failingTests).toEqual(['demo.EnvironmentTest::losAngelesTime']);
+  });
+
+  it('opens java.base/java.lang to reflection only where the layout asks', async () => {
+    const closed = await client.validate(new FakeWorkspace(REFLECTION_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    expect(closed.failingTests).toEqual(['demo.ReflectionTest::readsStringInternals']);
+    expect(closed.tests[0]!.failure?.exception).toMatch(/InaccessibleObjectException/);
+    const opened = await client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, { mode: 'all' }, { path });
+    expect(opened.plausible).toBe(true);
+  });
+
+  it('leaves excluded tests and classes out of suite runs', async () => {
+    const all = await client.validate(new FakeWorkspace(BROKEN_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    expect(all.failingTests.sort()).toEqual(['demo.BrokenTest::anything', 'demo.MixedTest::brokenUpstream']);
+    const layout: ProjectLayout = { ...LAYOUT, excludedTests: ['demo.MixedTest::brokenUpstream', 'demo.BrokenTest'] };
+    const r = await client.validate(new FakeWorkspace(BROKEN_PROJECT), layout, { mode: 'all' }, { path });
+    expect(r.tests.map((t) => `${t.id} ${t.status}`)).toEqual(['demo.MixedTest::works pass']);
+    expect(r.plausible).toBe(true);
+  });
+});
+
+describe.each(['cold', 'warm'] as const)('the JDK\'s generated accessors on the %s path', (path) => {
+  it('serve reflection and serialization of project classes', async () => {
+    const r = await client.validate(new FakeWorkspace(ACCESSOR_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
+    expect(r.plausible).toBe(true);
+  });
+});
+
+describe('opening java.io', () => {
+  it('is refused: the result channel\'s file descriptors live there', async () => {
+    await expect(
+      client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: ['java.base/java.io'] }, { mode: 'all' }),
+    ).rejects.toThrow(/java\.base\/java\.io, which the runner never opens/);
+  });
+});
