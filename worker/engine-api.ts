@@ -3,6 +3,7 @@
 import type { BugCategory, PublicBug } from './contracts/bug.ts';
 import type { ValidationResult } from './contracts/runner-api.ts';
 import type { PriceTable } from './agent/prices.ts';
+import type { StrategySpec } from './contracts/strategy.ts';
 
 export interface BugSummary {
   id: string;
@@ -79,6 +80,25 @@ export type RunEvent =
   | { type: 'human-turn'; runId: string; step: number; messages: { role: string; content: string }[] }
   /** `last`: no further trajectory of this request follows */
   | { type: 'run-finished'; runId: string; outcome: unknown; last: boolean }
-  | { type: 'run-failed'; runId: string; error: string };
+  | { type: 'run-failed'; runId: string; error: string }
+  /** the runner is unreachable or answers 5xx: the run waits and retries (worker/agent/runner-outage.ts); never the model's problem */
+  | { type: 'runner-waiting'; runId: string; attempt: number; maxRetries: number; retryInMs: number; error: string }
+  | { type: 'runner-back'; runId: string; waitedMs: number };
 
 export type { ValidationResult };
+
+/** The strategy editor's starting point: a preset resolved with its chosen variants, the bare preset, the toolkit's tools. */
+export interface EditableStrategy {
+  strategy: StrategySpec;
+  /** the preset without variants: saved edits are overrides of this (worker/api/strategy-overrides.ts) */
+  presetStrategy: StrategySpec;
+  toolkitTools: string[];
+}
+
+export type { PromptPreview, PromptPreviewRequest } from './api/prompt-preview.ts';
+/** experiments in the browser (worker/api/experiments.ts) */
+export type { ExperimentListing, ExperimentSnapshot, ExperimentRunSettings, ExperimentLiveness, ExperimentReportView } from './api/experiments.ts';
+export type { ExperimentEstimate, VariantEstimate } from './api/experiment-estimate.ts';
+export type { ExperimentEvent, ExperimentProgress } from './experiments/scheduler.ts';
+export type { ExperimentReport, VariantRow } from './experiments/report.ts';
+

@@ -12,6 +12,10 @@ import type { RepoSession } from './repo/session.ts';
 import { openWorkspace } from './repo/workspace.ts';
 import { RunnerClient } from './runner-client/client.ts';
 import { applyUnifiedDiff } from './agent/apply-diff.ts';
+import { previewPrompt, type PromptPreview, type PromptPreviewRequest } from './api/prompt-preview.ts';
+import { resolveStrategy } from './agent/presets/index.ts';
+import { toolkit } from './tools/registry.ts';
+import type { EditableStrategy } from './engine-api.ts';
 
 const EXCERPT_CONTEXT = 6;
 
@@ -217,6 +221,18 @@ export class Engine {
     else if (patch !== 'none') await applyUnifiedDiff(workspace, patch.diff);
     const client = new RunnerClient(runner);
     return client.validate(workspace, bug.layout, tests ?? { mode: 'failing-first', tests: bug.failingTests });
+  }
+
+  /** The messages a run's first cycle would send in `state` (worker/api/prompt-preview.ts), with the preset's for comparison. */
+  previewPrompt(request: PromptPreviewRequest): Promise<PromptPreview> {
+    return previewPrompt(this, request);
+  }
+
+  /** A preset (with named variants) as the strategy editor starts from it, and every tool its toolkit has. */
+  editableStrategy(preset: string, variants: string[] = []): EditableStrategy {
+    const strategy = resolveStrategy(preset, { variants });
+    const toolkitTools = strategy.toolkit === 'engine' ? ['apply_patch'] : toolkit(strategy.toolkit).map((t) => t.definition.name);
+    return { strategy, presetStrategy: variants.length ? resolveStrategy(preset) : strategy, toolkitTools };
   }
 
   /** The ground truth as an overlay: program files as they are at the fixed commit. Engine-only. */

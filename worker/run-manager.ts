@@ -19,7 +19,7 @@ import { createReplayProvider } from './llm/replay-provider.ts';
 import { parseCassette } from './contracts/cassette.ts';
 import { HumanChannel, type HumanTurn } from './llm/human-provider.ts';
 import { RunnerClient, runnerValidator } from './runner-client/client.ts';
-import { listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from './agent/persistence.ts';
+import { deleteTrajectory, listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from './agent/persistence.ts';
 import { historyContextProvider, historyRequest } from './history/run-context.ts';
 
 /** run headers; each step is a record of its own in 'trajectory-steps' (worker/agent/persistence.ts) */
@@ -29,6 +29,12 @@ export interface RunSummary {
   runId: string;
   bugId: string;
   preset: string;
+  /** the preset's named variants, the overrides and the model the run used (shown wherever a run is listed) */
+  variants: string[];
+  overrides: Record<string, unknown>;
+  model: string;
+  /** the finished run's cost, null when unpriced or unfinished */
+  costUsd: number | null;
   createdAt: string;
   steps: number;
   /** outcome status, or the trajectory's own status while unfinished */
@@ -187,7 +193,10 @@ export class RunManager {
           onEvent: (e) => {
             if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
             else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
-            else if (e.type === 'waiting-for-runner' || e.type === 'runner-back') this.options.onRunnerEvent?.(e);
+            else if (e.type === 'waiting-for-runner' || e.type === 'runner-back') {
+              this.options.onRunnerEvent?.(e);
+              onEvent(e.type === 'runner-back' ? e : { ...e, type: 'runner-waiting' });
+            }
             else if (e.type === 'set-aside') {
               this.options.onRunnerEvent?.(e);
               onEvent({ type: 'run-failed', runId, error: e.reason });
@@ -209,6 +218,13 @@ export class RunManager {
     this.control(runId).stop();
     // also cancels a model call or a human turn in flight
     this.active.get(runId)!.abort.abort();
+  }
+
+  /** Deletes a saved run (header and steps); a run going on in this engine or another tab is refused. */
+  async delete(runId: string): Promise<void> {
+    const held = (await this.engine.platform.runLocks?.held()) ?? new Set<string>();
+    if (this.active.has(runId) || this.continuing.has(runId) || held.has(runId)) throw new Error(`Run ${runId} is going on: stop it before deleting it.`);
+    if (!(await deleteTrajectory(this.engine.platform.records, runId))) throw new Error(`There is no saved run ${runId} to delete.`);
   }
 
   /** Pause after the step in flight; `resume` goes on, `step` runs exactly one more step. */
@@ -245,6 +261,10 @@ export class RunManager {
       runId: t.runId,
       bugId: t.bug.id,
       preset: t.config.preset,
+      variants: t.config.variants,
+      overrides: t.config.overrides,
+      model: typeof t.config.model.model === 'string' ? t.config.model.model : t.config.providerId,
+      costUsd: t.outcome?.totals.costUsd ?? null,
       createdAt: t.createdAt,
       steps: t.stepCount,
       status: t.outcome?.status ?? t.status,

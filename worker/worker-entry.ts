@@ -10,15 +10,31 @@ import { RunManager } from './run-manager.ts';
 import { importTrajectoryFile, readRecording } from './agent/trajectory-io.ts';
 import { cassetteFromTrajectory } from './agent/record-cassette.ts';
 import type { Trajectory } from './contracts/trajectory.ts';
-import type { ImportProgress, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
+import type { ImportProgress, PromptPreviewRequest, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
 import { runToolScriptOnBug } from './api/tool-script.ts';
 import { blameFiles, timeBlame } from './api/history.ts';
 import type { ToolCall } from './tools/script.ts';
+import { Experiments } from './experiments/scheduler.ts';
+import { ExperimentsApi, type ExperimentRunSettings } from './api/experiments.ts';
+import type { ExperimentEvent } from './experiments/scheduler.ts';
+import { loadTrajectory } from './agent/persistence.ts';
 
 // The app's base URL: this script is served one directory below it (assets/ in a build, worker/ in dev).
 const platform = createBrowserPlatform({ assetBaseUrl: new URL('../', self.location.href).href });
 const engine = new Engine(platform);
 const runs = new RunManager(engine, () => initJava(javaWasmUrls));
+/** experiments run their cells through the same RunManager (same records, same continue path) */
+const experiments = new ExperimentsApi(
+  new Experiments({ runs, records: platform.records, listBugs: () => engine.listBugs() }),
+  platform,
+  (runId) => loadTrajectory(platform.records, runId),
+  () => engine.listBugs(),
+  // the report's metrics and statistics as the CLI computes them (worker/cli/experiment-commands.ts nodeAnalyses)
+  async () => {
+    const [{ reportAnalyses, bugMetaFromWorkspaces }, { loadJavaSyntax }] = await Promise.all([import('./experiments/analyses.ts'), import('./experiments/metrics/index.ts')]);
+    return reportAnalyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(javaWasmUrls) });
+  },
+);
 
 /** What the UI can call. Callbacks arrive as Comlink proxies. */
 const api = {
@@ -32,6 +48,9 @@ const api = {
   blameFiles: (repoId: string, rev?: string, files?: string[]) => blameFiles(engine, repoId, rev, files),
   timeBlame: (repoId: string, file: string, rev?: string, runs?: number) => timeBlame(engine, repoId, file, rev, runs),
   listPresets: () => runs.listPresets(),
+  /** the strategy editor's starting point and the prompt preview (worker/api/prompt-preview.ts) */
+  editableStrategy: (preset: string, variants?: string[]) => engine.editableStrategy(preset, variants),
+  previewPrompt: (request: PromptPreviewRequest) => engine.previewPrompt(request),
   startRun: (request: RunRequest, onEvent: (e: RunEvent) => void) => runs.start(request, onEvent),
   /** a saved run a reload interrupted, continued with these model and runner settings */
   continueRun: (runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void) => runs.continueRun(runId, settings, onEvent),
@@ -42,6 +61,7 @@ const api = {
   submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
   listRuns: () => runs.list(),
   getRun: (runId: string) => runs.get(runId),
+  deleteRun: (runId: string) => runs.delete(runId),
   /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */
   importTrajectory: (text: string, fileName: string) => importTrajectoryFile(text, fileName),
   /** a cassette file, or a RepairLab trajectory file turned into one, to replay as the model */
@@ -52,6 +72,21 @@ const api = {
   storageEstimate: () => platform.storageEstimate(),
   /** a script of tool calls on a bug's workspace (default: the standard script over every toolkit) */
   runToolScript: (bugId: string, runner: RunnerSettings, calls?: ToolCall[]) => runToolScriptOnBug(engine, () => initJava(javaWasmUrls), bugId, runner, calls),
+  /** experiments (worker/api/experiments.ts): the spec is plain JSON; the key and runners come with run/resume, never recorded */
+  estimateExperiment: (spec: unknown) => experiments.estimate(spec),
+  createExperiment: (spec: unknown) => experiments.create(spec),
+  runExperiment: (id: string, settings: ExperimentRunSettings) => experiments.run(id, settings),
+  pauseExperiment: (id: string) => experiments.pause(id),
+  resumeExperiment: (id: string, settings: ExperimentRunSettings) => experiments.resume(id, settings),
+  stopExperiment: (id: string) => experiments.stop(id),
+  listExperiments: () => experiments.list(),
+  getExperiment: (id: string) => experiments.get(id),
+  experimentReport: (id: string) => experiments.report(id),
+  /** the report with its sections as the CLI's tables */
+  experimentReportView: (id: string) => experiments.reportView(id),
+  /** every experiment's events (progress, cells started and finished) until unwatchExperiments */
+  watchExperiments: (onEvent: (e: ExperimentEvent) => void) => experiments.watch(onEvent),
+  unwatchExperiments: (watchId: number) => experiments.unwatch(watchId),
 };
 
 export type WorkerApi = typeof api;

@@ -128,3 +128,12 @@ export async function unfinishedRuns(records: RecordStore, collections: Trajecto
   }
   return out;
 }
+
+/** Deletes a stored run: its step records, then its header (so a crash between leaves a header that still names it). */
+export async function deleteTrajectory(records: RecordStore, runId: string, collections: TrajectoryCollections = DEFAULT_COLLECTIONS): Promise<boolean> {
+  const raw = await records.get(collections.trajectories, runId);
+  if (raw === undefined) return false;
+  if (isHeader(raw)) await Promise.all(Array.from({ length: raw.stepCount }, (_, i) => records.delete(collections.steps, stepRecordId(runId, i))));
+  await records.delete(collections.trajectories, runId);
+  return true;
+}
