@@ -3,30 +3,69 @@ import type { Trajectory } from '../../worker/contracts/trajectory.ts';
 import type { RunSummary } from '../../worker/run-manager.ts';
 import { getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
-import './step-card.ts';
+import { cellText, configSummary, filterRuns, RUN_COLUMNS, sortRuns, type RunColumn, type RunFilter, type RunSort } from './runs-list/run-rows.ts';
 import './diff-view.ts';
+import type { RlTrajectoryViewer } from './trajectory-viewer/trajectory-viewer.ts';
+import './trajectory-viewer/trajectory-viewer.ts';
+import './run-compare/run-compare.ts';
 
-/** Saved runs (trajectories in IndexedDB): list, step through one, export it as a file. */
+/** Saved runs (trajectories in IndexedDB): a sortable, filterable list; open one, compare several, delete, export. */
 export class RlRunsView extends LitElement {
-  static override properties = { runs: { state: true }, open: { state: true }, imported: { state: true }, error: { state: true } };
+  static override properties = {
+    runs: { state: true },
+    open: { state: true },
+    imported: { state: true },
+    error: { state: true },
+    sort: { state: true },
+    filter: { state: true },
+    selected: { state: true },
+    comparing: { state: true },
+    confirmDelete: { state: true },
+  };
   declare runs: RunSummary[];
   declare open: Trajectory | undefined;
   /** the open trajectory came from a file: its name and format (shown, not stored) */
   declare imported: { file: string; format: string } | undefined;
   declare error: string | undefined;
+  declare sort: RunSort;
+  declare filter: RunFilter;
+  /** run ids ticked for Compare */
+  declare selected: string[];
+  declare comparing: Trajectory[] | undefined;
+  /** the run whose deletion waits for confirmation */
+  declare confirmDelete: RunSummary | undefined;
 
   constructor() {
     super();
     this.runs = [];
+    this.sort = { column: 'started', descending: true };
+    this.filter = { text: '', status: '', preset: '' };
+    this.selected = [];
   }
 
   static override styles = [
     panelStyles,
     css`
-      table { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
-      td, th { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--line); }
+      .filters { display: flex; flex-wrap: wrap; gap: 0.4rem 0.8rem; align-items: end; margin: 0.5rem 0; }
+      .filters label { margin: 0; }
+      .filters input[type='search'] { width: 14rem; max-width: 100%; }
+      .filters select { width: auto; }
+      .table-wrap { overflow-x: auto; max-width: 100%; }
+      table { border-collapse: collapse; width: 100%; font-size: 0.8rem; }
+      td, th { text-align: left; padding: 0.3rem 0.4rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+      th button { border: none; background: none; padding: 0; font-weight: 600; font-size: 0.8rem; }
       tr.run { cursor: pointer; }
-      tr.run:hover { background: #f1f3f8; }
+      tr.run:hover, tr.run[aria-selected='true'] { background: #f1f3f8; }
+      td.reason { max-width: 14rem; }
+      .confirm { border: 1px solid var(--bad); border-radius: 6px; padding: 0.5rem; margin: 0.5rem 0; }
+      /* narrow windows: the list becomes one card per run instead of scrolling sideways */
+      @media (max-width: 60rem) {
+        thead { display: none; }
+        table, tbody, tr, td { display: block; }
+        tr.run { border: 1px solid var(--line); border-radius: 6px; margin: 0.4rem 0; padding: 0.2rem; }
+        td { border: none; padding: 0.1rem 0.3rem; }
+        td[data-label]::before { content: attr(data-label) ': '; color: var(--muted); }
+      }
     `,
   ];
 
@@ -43,10 +82,52 @@ export class RlRunsView extends LitElement {
     }
   }
 
-  private async show(runId: string) {
+  /** Opens a saved run (its row's click; the Experiments tab opens a cell's run with it). */
+  async show(runId: string) {
     this.error = undefined;
     this.imported = undefined;
+    this.comparing = undefined;
     this.open = await getEngine().getRun(runId);
+    await this.updateComplete;
+    // the keyboard goes on in the viewer: j/k step through the run just opened
+    const viewer = this.renderRoot.querySelector<RlTrajectoryViewer>('rl-trajectory-viewer');
+    viewer?.scrollIntoView({ block: 'start' });
+    viewer?.focusStep();
+  }
+
+  private sortBy(column: RunColumn) {
+    this.sort = { column, descending: this.sort.column === column ? !this.sort.descending : column === 'started' || column === 'cost' || column === 'steps' };
+  }
+
+  private toggleSelected(runId: string, on: boolean) {
+    this.selected = on ? [...this.selected, runId] : this.selected.filter((id) => id !== runId);
+  }
+
+  private async compare() {
+    this.error = undefined;
+    try {
+      const runs = await Promise.all(this.selected.map((id) => getEngine().getRun(id)));
+      const missing = this.selected.filter((_, i) => !runs[i]);
+      if (missing.length) throw new Error(`These runs are gone: ${missing.join(', ')}. Refresh the list.`);
+      this.open = undefined;
+      this.comparing = runs as Trajectory[];
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private async deleteConfirmed() {
+    const run = this.confirmDelete;
+    if (!run) return;
+    this.confirmDelete = undefined;
+    try {
+      await getEngine().deleteRun(run.runId);
+      this.selected = this.selected.filter((id) => id !== run.runId);
+      if (this.open?.runId === run.runId) this.open = undefined;
+      await this.refresh();
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
   }
 
   /** Opens a trajectory file (RepairLab, mini-swe-agent or SWE-agent) for viewing; a file that is none names itself. */
@@ -91,26 +172,66 @@ export class RlRunsView extends LitElement {
     this.download(JSON.stringify(t, null, 2), `${t.bug.id}.${t.config.preset}.${t.runId}.trajectory.json`);
   }
 
+  private renderFilters() {
+    const statuses = [...new Set(this.runs.map((r) => r.status))].sort();
+    const presets = [...new Set(this.runs.map((r) => r.preset))].sort();
+    const set = (patch: Partial<RunFilter>) => (this.filter = { ...this.filter, ...patch });
+    return html`<div class="filters">
+      <label>Filter <input type="search" name="run-filter" placeholder="bug, model, variant, outcome…" .value=${this.filter.text}
+        @input=${(e: Event) => set({ text: (e.target as HTMLInputElement).value })} /></label>
+      <label>Status <select name="status-filter" @change=${(e: Event) => set({ status: (e.target as HTMLSelectElement).value })}>
+        <option value="">any</option>${statuses.map((v) => html`<option value=${v} ?selected=${v === this.filter.status}>${v}</option>`)}</select></label>
+      <label>Preset <select name="preset-filter" @change=${(e: Event) => set({ preset: (e.target as HTMLSelectElement).value })}>
+        <option value="">any</option>${presets.map((v) => html`<option value=${v} ?selected=${v === this.filter.preset}>${v}</option>`)}</select></label>
+      <button name="compare" ?disabled=${this.selected.length < 2} @click=${this.compare}>Compare ${this.selected.length ? `(${this.selected.length})` : ''}</button>
+    </div>`;
+  }
+
+  private renderTable() {
+    const rows = sortRuns(filterRuns(this.runs, this.filter), this.sort);
+    const arrow = (c: RunColumn) => (this.sort.column === c ? (this.sort.descending ? ' ▼' : ' ▲') : '');
+    return html`<div class="table-wrap"><table data-testid="runs-table">
+      <thead><tr><th><span class="muted">Compare</span></th>
+        ${RUN_COLUMNS.map((c) => html`<th aria-sort=${this.sort.column === c.id ? (this.sort.descending ? 'descending' : 'ascending') : 'none'}>
+          <button name="sort-${c.id}" @click=${() => this.sortBy(c.id)}>${c.label}${arrow(c.id)}</button></th>`)}
+        <th><span class="muted">Delete</span></th></tr></thead>
+      <tbody>
+      ${rows.map(
+        (r) => html`<tr class="run" tabindex="0" data-run=${r.runId} data-status=${r.status} aria-selected=${this.open?.runId === r.runId ? 'true' : 'false'}
+            aria-label="run ${r.bugId} ${r.preset} ${configSummary(r)} ${r.model} ${r.status}"
+            @click=${() => this.show(r.runId)} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && e.target === e.currentTarget && this.show(r.runId)}>
+          <td @click=${(e: Event) => e.stopPropagation()}><input type="checkbox" name="select-run" aria-label="select ${r.runId} to compare"
+            .checked=${this.selected.includes(r.runId)} @change=${(e: Event) => this.toggleSelected(r.runId, (e.target as HTMLInputElement).checked)} /></td>
+          ${RUN_COLUMNS.map((c) => html`<td data-col=${c.id} data-label=${c.label} class=${c.id === 'status' ? (r.status === 'plausible' ? 'ok' : 'bad') : c.id === 'outcome' ? 'muted reason' : ''}>${c.id === 'bug' ? html`<code>${cellText(r, c.id)}</code>` : cellText(r, c.id)}</td>`)}
+          <td @click=${(e: Event) => e.stopPropagation()}><button name="delete-run" aria-label="delete run ${r.runId}" @click=${() => (this.confirmDelete = r)}>Delete</button></td>
+        </tr>`,
+      )}
+      </tbody></table></div>
+      ${rows.length === 0 && this.runs.length ? html`<p class="muted" data-testid="no-match">No run matches the filter.</p>` : ''}`;
+  }
+
   override render() {
     return html`<div class="panel">
       <h2>Runs</h2>
       <label>Open a trajectory file (RepairLab, mini-swe-agent or SWE-agent) to view it
         <input type="file" name="import-trajectory" accept=".json,.traj,application/json" @change=${this.importFile} /></label>
       ${this.error ? html`<div class="error" data-testid="runs-error">${this.error}</div>` : ''}
-      ${this.runs.length === 0 ? html`<p class="muted">No runs yet.</p>` : ''}
-      <table>
-        ${this.runs.map(
-          (r) => html`<tr class="run" data-run=${r.runId} data-status=${r.status} @click=${() => this.show(r.runId)}>
-            <td>${new Date(r.createdAt).toLocaleString()}</td><td><code>${r.bugId}</code></td><td>${r.preset}</td>
-            <td>${r.steps} steps</td><td class=${r.status === 'plausible' ? 'ok' : 'bad'}>${r.status}</td><td class="muted">${r.reason}</td></tr>`,
-        )}
-      </table>
+      ${this.runs.length === 0 ? html`<p class="muted">No runs yet.</p>` : html`${this.renderFilters()}${this.renderTable()}`}
+      ${this.confirmDelete
+        ? html`<div class="confirm" role="alertdialog" aria-label="confirm delete" data-testid="confirm-delete">
+            Delete the run of <code>${this.confirmDelete.bugId}</code> (${this.confirmDelete.preset}, ${this.confirmDelete.steps} steps, ${this.confirmDelete.runId})? This cannot be undone.
+            <button class="primary" name="confirm-delete" @click=${this.deleteConfirmed}>Delete</button>
+            <button name="cancel-delete" @click=${() => (this.confirmDelete = undefined)}>Cancel</button></div>`
+        : ''}
+      ${this.comparing ? html`<h3>Compare</h3><rl-run-compare .runs=${this.comparing}></rl-run-compare>` : ''}
       ${this.open
-        ? html`<h3>${this.open.bug.id} · ${this.open.config.preset} · ${this.open.runId}
+        ? html`<h3>${this.open.bug.id} · ${this.open.config.preset}${this.open.config.variants.length ? ` (${this.open.config.variants.join(', ')})` : ''}
+              · ${String(this.open.config.model.model ?? this.open.config.providerId)} · ${this.open.runId}
               <button name="export" @click=${this.export}>Export trajectory</button>
               ${this.imported ? '' : html`<button name="export-cassette" @click=${this.exportCassette}>Export as cassette (to replay)</button>`}</h3>
+            ${Object.keys(this.open.config.overrides).length ? html`<div class="muted" data-testid="open-overrides">Overrides: ${configSummary({ variants: [], overrides: this.open.config.overrides })}</div>` : ''}
             ${this.imported ? html`<p class="muted" data-testid="imported-note">Opened from ${this.imported.file} (${this.imported.format} format), for viewing: it is not stored.</p>` : ''}
-            ${this.open.steps.map((s) => html`<rl-step-card .step=${s}></rl-step-card>`)}
+            <rl-trajectory-viewer .trajectory=${this.open}></rl-trajectory-viewer>
             ${this.open.outcome ? html`<h3>Final patch (${this.open.outcome.status})</h3><rl-diff-view .diff=${this.open.outcome.finalPatch}></rl-diff-view>` : ''}`
         : ''}
     </div>`;

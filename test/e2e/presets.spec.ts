@@ -62,10 +62,11 @@ for (const preset of ['repairagent', 'hafixagent', 'passerine']) {
       await expect(page.getByTestId('exact-match')).toContainText('matches the developers’ fix');
       // a step's prompt is on the page only while it is open (full-history prompts grow with every step)
       const prompt = page.getByTestId('step').last().getByTestId('prompt');
-      await expect(prompt.locator('pre')).toHaveCount(0);
+      await expect(prompt.locator('rl-long-text')).toHaveCount(0);
       await prompt.locator('summary').click();
-      await expect(prompt.locator('pre')).toHaveCount(cassette.calls.at(-1)!.messages!.length);
-      await expect(prompt.locator('pre').first()).toContainText(cassette.calls.at(-1)!.messages![0]!.content.slice(0, 40));
+      // one text per message (a long one shows as head and tail: rl-long-text)
+      await expect(prompt.locator('rl-long-text')).toHaveCount(cassette.calls.at(-1)!.messages!.length);
+      await expect(prompt.locator('rl-long-text').first()).toContainText(cassette.calls.at(-1)!.messages![0]!.content.slice(0, 40));
     });
   });
 }

@@ -19,7 +19,7 @@ test('a mini-swe-agent trajectory file opens in the Runs view; another file is n
   const input = page.locator('input[name="import-trajectory"]');
   await input.setInputFiles(mini);
   await expect(page.getByTestId('imported-note')).toContainText('django-1.traj.json (mini-swe-agent format)');
-  await expect(page.getByTestId('step')).toHaveCount(2);
+  await expect(page.getByTestId('step-nav').locator('li')).toHaveCount(2);
   await expect(page.getByTestId('step').first()).toContainText('ls -la');
   // viewing only: the list of saved runs stays empty
   await expect(page.locator('tr.run')).toHaveCount(0);
