@@ -35,9 +35,11 @@ export class RlBugBrowser extends LitElement {
       .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-bottom: 0.6rem; }
       .filters select { width: auto; }
       ul { list-style: none; padding: 0; margin: 0; }
-      li { padding: 0.45rem 0.5rem; border-radius: 6px; cursor: pointer; border: 1px solid transparent; }
-      li:hover { background: #f1f3f8; }
-      li[aria-selected='true'] { background: #e8eefc; border-color: #c9d6f6; }
+      li { margin: 0.1rem 0; }
+      /* each bug is a button: Tab reaches it, Enter or Space opens it */
+      li button { display: block; width: 100%; text-align: left; padding: 0.45rem 0.5rem; border: 1px solid transparent; background: none; overflow-wrap: anywhere; }
+      li button:hover { background: #f1f3f8; }
+      li button[aria-current='true'] { background: #e8eefc; border-color: #c9d6f6; }
       .id { font-weight: 600; font-size: 0.85rem; }
       .title { font-size: 0.85rem; }
     `,
@@ -75,11 +77,13 @@ export class RlBugBrowser extends LitElement {
           <option value="false">blameless</option>
         </select>
       </div>
-      <ul role="listbox" aria-label="bugs">
+      <ul aria-label="bugs">
         ${this.visible.map(
-          (b) => html`<li role="option" data-bug=${b.id} aria-selected=${b.id === this.selected} @click=${() => this.select(b.id)}>
-            <div class="id">${b.id} <span class="tag">${b.category}</span>${b.blameable ? '' : html`<span class="tag">blameless</span>`}</div>
-            <div class="title">${b.title}</div>
+          (b) => html`<li data-bug=${b.id}>
+            <button type="button" data-testid="bug-item" aria-current=${b.id === this.selected ? 'true' : 'false'} @click=${() => this.select(b.id)}>
+              <span class="id">${b.id} <span class="tag">${b.category}</span>${b.blameable ? '' : html`<span class="tag">blameless</span>`}</span>
+              <span class="title" style="display:block">${b.title}</span>
+            </button>
           </li>`,
         )}
       </ul>

@@ -1,4 +1,6 @@
 import { LitElement, css, html } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { renderMarkdown } from './markdown.ts';
 import type { BugView } from '../../worker/engine-api.ts';
 import { panelStyles } from './shared-styles.ts';
 import './code-excerpt.ts';
@@ -8,7 +10,17 @@ export class RlBugDetail extends LitElement {
   static override properties = { view: { attribute: false } };
   declare view: BugView | undefined;
 
-  static override styles = [panelStyles, css`.report { white-space: pre-wrap; font-size: 0.9rem; line-height: 1.4; }`];
+  static override styles = [
+    panelStyles,
+    css`
+      .report { font-size: 0.9rem; line-height: 1.4; overflow-wrap: anywhere; }
+      .report :is(p, ul, ol) { margin: 0.4rem 0; }
+      .report pre { max-height: 20rem; }
+      .report img { max-width: 100%; }
+      ul { padding-left: 1.2rem; }
+      code { overflow-wrap: anywhere; }
+    `,
+  ];
 
   override render() {
     const v = this.view;
@@ -22,7 +34,8 @@ export class RlBugDetail extends LitElement {
         ${bug.defectKinds.map((k) => html`<span class="tag">${k}</span>`)}
       </div>
       <h3>Bug report</h3>
-      <div class="report" data-testid="bug-report">${bug.report.body}</div>
+      <!-- sanitised by renderMarkdown (DOMPurify): no script or event handler survives -->
+      <div class="report" data-testid="bug-report">${unsafeHTML(renderMarkdown(bug.report.body))}</div>
       <h3>Failing tests</h3>
       <ul data-testid="failing-tests">${bug.failingTests.map((t) => html`<li><code>${t}</code></li>`)}</ul>
       ${v.failingTestSources.map((t) =>

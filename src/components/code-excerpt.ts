@@ -13,6 +13,8 @@ export class RlCodeExcerpt extends LitElement {
     .line { display: block; padding: 0 0.6rem; white-space: pre; }
     .no { display: inline-block; width: 3.2rem; color: var(--muted); user-select: none; }
     .hl { background: #fff1c2; }
+    /* a long line scrolls inside the box; the browser lets the keyboard focus it to scroll, so show where focus is */
+    pre:focus-visible { outline: 3px solid var(--focus, #1a56db); outline-offset: 2px; }
   `;
 
   override render() {

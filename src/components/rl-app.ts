@@ -1,7 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import type { BugSummary, BugView, ImportProgress } from '../../worker/engine-api.ts';
 import { Comlink, getEngine } from '../engine-client.ts';
-import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { describeDemo, fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
 import { panelStyles } from './shared-styles.ts';
 import './bug-browser.ts';
 import './bug-detail.ts';
@@ -10,8 +10,11 @@ import type { PresetChoice, RunChoices } from './run-view.ts';
 import './settings-panel.ts';
 import './runs-view.ts';
 import './repos-view.ts';
+import './runner-status.ts';
+import './strategy-editor/strategy-editor.ts';
+import './experiments-view/experiments-view.ts';
 
-type Tab = 'bugs' | 'runs' | 'settings' | 'repositories';
+type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments';
 
 /** The app shell: bug browser + bug detail + run view, settings, and the local repository store. */
 export class RlApp extends LitElement {
@@ -50,14 +53,19 @@ export class RlApp extends LitElement {
   static override styles = [
     panelStyles,
     css`
-      header { display: flex; align-items: center; gap: 1.5rem; padding: 0.6rem 1.2rem; background: #fff; border-bottom: 1px solid var(--line); }
+      header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1.2rem; background: #fff; border-bottom: 1px solid var(--line); }
+      nav { display: flex; flex-wrap: wrap; }
+      .active-demo { border-left: 4px solid var(--accent); overflow-wrap: anywhere; }
       header h1 { font-size: 1.1rem; margin: 0; }
       nav button { border: none; background: none; padding: 0.3rem 0.6rem; }
       nav button[aria-current='page'] { font-weight: 600; border-bottom: 2px solid var(--accent); border-radius: 0; }
-      main { display: grid; grid-template-columns: minmax(16rem, 22rem) 1fr; gap: 1rem; padding: 1rem; align-items: start; }
+      /* minmax(0, …): a long line of code scrolls inside its box instead of widening the page; one column up to 832 px (the run panel's toolbar needs the width) */
+      main { display: grid; grid-template-columns: minmax(14rem, 22rem) minmax(0, 1fr); gap: 1rem; padding: 1rem; align-items: start; }
+      main > * { min-width: 0; }
+      @media (max-width: 52rem) { main { grid-template-columns: minmax(0, 1fr); } }
       main.single { grid-template-columns: 1fr; max-width: 48rem; }
       main.single.wide { max-width: 72rem; }
-      .stack { display: grid; gap: 1rem; }
+      .stack { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
     `,
   ];
 
@@ -99,11 +107,21 @@ export class RlApp extends LitElement {
     return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner, ...(s.prices ? { prices: s.prices } : {}) };
   };
 
+  /** An experiment's cell opens its run in the Runs view (the way a click on the run's row there opens it). */
+  private async openRun(runId: string) {
+    this.tab = 'runs';
+    await this.updateComplete;
+    await this.renderRoot.querySelector<HTMLElement & { show(runId: string): Promise<void> }>('rl-runs-view')?.show(runId);
+  }
+
   private renderMain() {
     if (this.tab === 'settings' && this.settings)
       return html`<main class="single"><rl-settings-panel .settings=${this.settings} .endpoints=${this.endpoints}
         @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
     if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
+    if (this.tab === 'experiments')
+      return html`<main class="single wide"><rl-experiments-view .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings} @open-run=${(e: CustomEvent<string>) => this.openRun(e.detail)}></rl-experiments-view></main>`;
+    if (this.tab === 'strategy') return html`<main class="single wide"><rl-strategy-editor .bugs=${this.bugs} .presets=${this.presets} .bugId=${this.selected}></rl-strategy-editor></main>`;
     if (this.tab === 'repositories')
       return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
@@ -112,6 +130,9 @@ export class RlApp extends LitElement {
         ${this.error ? html`<div class="error" data-testid="app-error">${this.error}</div>` : ''}
         ${this.progress ? html`<div class="panel muted" data-testid="import-progress">Importing repository: ${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</div>` : ''}
         ${this.view ? html`<rl-bug-detail .view=${this.view}></rl-bug-detail>
+          ${this.settings?.modelKind === 'endpoint' && this.settings.model.demo
+            ? html`<div class="panel active-demo" data-testid="run-active-demo">Model: demo recording <b>${describeDemo(this.settings.model.demo)}</b></div>`
+            : ''}
           <rl-run-view .bugId=${this.selected} .presets=${this.presets} .makeRequest=${this.makeRequest}
             .demo=${this.settings?.modelKind === 'endpoint' ? this.settings.model.demo : undefined}></rl-run-view>` : ''}
         ${!this.selected && !this.error ? html`<div class="panel muted">Pick a bug to see its report, failing test and buggy code, then run an agent on it.</div>` : ''}
@@ -122,9 +143,12 @@ export class RlApp extends LitElement {
   override render() {
     return html`<header>
         <h1>RepairLab</h1>
+        <rl-runner-status .runner=${this.settings?.runner}></rl-runner-status>
         <nav>
           <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
           <button aria-current=${this.tab === 'runs' ? 'page' : 'false'} @click=${() => (this.tab = 'runs')}>Runs</button>
+          <button aria-current=${this.tab === 'experiments' ? 'page' : 'false'} @click=${() => (this.tab = 'experiments')}>Experiments</button>
+          <button aria-current=${this.tab === 'strategy' ? 'page' : 'false'} @click=${() => (this.tab = 'strategy')}>Strategy editor</button>
           <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${() => (this.tab = 'repositories')}>Repositories</button>
           <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
         </nav>

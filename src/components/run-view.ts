@@ -7,6 +7,7 @@ import { panelStyles } from './shared-styles.ts';
 import type { Outcome, TrajStep } from '../../worker/contracts/trajectory.ts';
 import './step-card.ts';
 import './diff-view.ts';
+import { renderSavedVariantPicker } from './strategy-editor/saved-variant-picker.ts';
 
 const OUTCOME_TEXT: Record<Outcome['status'], string> = {
   plausible: 'plausible patch — all tests pass',
@@ -52,6 +53,7 @@ export class RlRunView extends LitElement {
     runId: { state: true },
     outcome: { state: true },
     error: { state: true },
+    runnerWait: { state: true },
     humanPrompt: { state: true },
     streaming: { state: true },
     paused: { state: true },
@@ -77,6 +79,8 @@ export class RlRunView extends LitElement {
   declare runId: string | undefined;
   declare outcome: Outcome | undefined;
   declare error: string | undefined;
+  /** the runner is away and the run waits for it (worker/agent/runner-outage.ts) */
+  declare runnerWait: Extract<RunEvent, { type: 'runner-waiting' }> | undefined;
   declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
   declare streaming: string;
   declare paused: boolean;
@@ -148,6 +152,10 @@ export class RlRunView extends LitElement {
         this.humanPrompt = { step: e.step, messages: e.messages };
         break;
       case 'run-finished':
+        // a stop cancels the person's turn: its reply panel must not outlive the run
+        this.humanPrompt = undefined;
+        this.runnerWait = undefined;
+        this.streaming = '';
         this.outcome = e.outcome as Outcome;
         this.finished = [...this.finished, { runId: e.runId, outcome: e.outcome as Outcome }];
         if (e.last) {
@@ -155,7 +163,16 @@ export class RlRunView extends LitElement {
           this.paused = false;
         }
         break;
+      case 'runner-waiting':
+        this.runnerWait = e;
+        break;
+      case 'runner-back':
+        this.runnerWait = undefined;
+        break;
       case 'run-failed':
+        this.runnerWait = undefined;
+        this.humanPrompt = undefined;
+        this.streaming = '';
         this.error = e.error;
         this.running = false;
         break;
@@ -219,6 +236,7 @@ export class RlRunView extends LitElement {
     this.groundTruth = undefined;
     this.outcome = undefined;
     this.humanPrompt = undefined;
+    this.runnerWait = undefined;
     this.runId = undefined;
   }
 
@@ -265,6 +283,7 @@ export class RlRunView extends LitElement {
 
   private async stop() {
     if (!this.runId) return;
+    this.humanPrompt = undefined;
     try {
       await getEngine().stopRun(this.runId);
     } catch (e) {
@@ -285,6 +304,7 @@ export class RlRunView extends LitElement {
     const demo = this.activeDemo;
     return html`<div class="choices">
       ${demo ? html`<div class="muted" data-testid="demo-note">The model is a demo recording of <b>${demo.preset}</b> on this bug: it replays only with that preset${Object.keys(demo.overrides).length ? ' and the overrides below' : ''}.</div>` : ''}
+      ${renderSavedVariantPicker((v) => ([this.preset, this.overridesText] = v ? [v.preset, JSON.stringify(v.overrides)] : [this.preset, '']))}
       ${preset?.variants?.length
         ? html`<div data-testid="variants"><span class="muted">Variants:</span>
             ${preset.variants.map((v) => html`<label title=${v.description ?? ''}><input type="checkbox" name="variant" value=${v.id}
@@ -333,6 +353,10 @@ export class RlRunView extends LitElement {
             <textarea name="human-reply" placeholder="Type the model's reply"></textarea>
             <button class="primary" name="send-reply" @click=${this.sendHumanReply}>Send reply</button>
           </div>`
+        : ''}
+      ${this.runnerWait
+        ? html`<div class="error" role="status" data-testid="runner-waiting">Waiting for the runner (attempt ${this.runnerWait.attempt} of ${this.runnerWait.maxRetries + 1}, next try in ${Math.round(this.runnerWait.retryInMs / 1000)} s):
+            ${this.runnerWait.error} — the model is not told; the run goes on when the runner answers, or Stop ends it.</div>`
         : ''}
       ${this.error ? html`<div class="error" data-testid="run-error">${this.error}</div>` : ''}
       ${o

@@ -1,5 +1,5 @@
-import { LitElement, html } from 'lit';
-import { PROVIDER_PRESETS, endpointModel, loadApiKey, loadRecording, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { LitElement, css, html } from 'lit';
+import { PROVIDER_PRESETS, describeDemo, endpointModel, loadApiKey, loadRecording, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
 import { getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
 import { DEFAULT_PRICES, parsePriceTable } from '../../worker/agent/prices.ts';
@@ -27,7 +27,7 @@ export class RlSettingsPanel extends LitElement {
     this.saved = false;
   }
 
-  static override styles = panelStyles;
+  static override styles = [panelStyles, css`.active-demo { border-left: 4px solid var(--accent); background: #eef3fd; padding: 0.4rem 0.6rem; border-radius: 4px; overflow-wrap: anywhere; }`];
 
   private update_(patch: (s: Settings) => Settings) {
     this.settings = patch(structuredClone(this.settings));
@@ -95,9 +95,15 @@ export class RlSettingsPanel extends LitElement {
       <label>Preset
         <select name="endpoint-preset" @change=${this.choose}>
           <option value="">choose…</option>
-          ${[...this.endpoints, ...PROVIDER_PRESETS].map((p) => html`<option value=${p.name}>${p.name}</option>`)}
+          ${[...this.endpoints, ...PROVIDER_PRESETS].map(
+            (p) => html`<option value=${p.name} ?selected=${p.baseURL === s.model.baseURL && p.model === s.model.model}>${p.name}</option>`,
+          )}
         </select>
       </label>
+      ${s.model.demo
+        ? html`<p class="active-demo" data-testid="active-demo">Active demo recording: <b>${describeDemo(s.model.demo)}</b>.
+            ${s.modelKind === 'endpoint' ? '' : 'It is not in use while the model above is not the endpoint.'}</p>`
+        : ''}
       ${corsNoteFor(s.model.baseURL, [...this.endpoints, ...PROVIDER_PRESETS])}
       <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), baseURL: val(e) } }))} /></label>
       <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), model: val(e) } }))} /></label>

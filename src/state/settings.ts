@@ -11,6 +11,31 @@ export interface DemoRecording {
   bugId: string;
   preset: string;
   overrides: Record<string, unknown>;
+  /** the recording's name (its file without .cassette.json) */
+  file?: string;
+  /** who wrote the replies (the cassette's provenance.source) */
+  source?: 'hand-authored' | 'model' | 'mixed';
+}
+
+const SOURCE_WORDS: Record<NonNullable<DemoRecording['source']>, string> = {
+  'hand-authored': 'replies written by hand, not by a model',
+  model: 'replies recorded from a model',
+  mixed: 'replies partly written by hand, partly from a model',
+};
+
+/** What a demo recording's replies are, in words (unknown source: said so). */
+export function demoSourceWords(source: DemoRecording['source']): string {
+  return source ? SOURCE_WORDS[source] : 'where its replies came from is not recorded';
+}
+
+/** A demo endpoint's name in the model menu: the recording, and honestly who wrote its replies. */
+export function demoEndpointName(file: string, source: DemoRecording['source']): string {
+  return `Demo recording ${file} (no key; ${demoSourceWords(source)})`;
+}
+
+/** One line naming the active demo recording, for Settings and the run panel. */
+export function describeDemo(demo: DemoRecording): string {
+  return `${demo.file ?? `a recording of ${demo.preset}`} on ${demo.bugId} with ${demo.preset} — ${demoSourceWords(demo.source)}`;
 }
 
 export interface ModelEndpointChoice {

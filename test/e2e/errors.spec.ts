@@ -39,15 +39,23 @@ async function expectRunRecorded(page: Page, status: string) {
   await expect(page.locator(`tr.run[data-status="${status}"]`).first()).toBeVisible();
 }
 
-test('an unreachable runner is named, with what to do', async ({ page }) => {
+test('an unreachable runner is named, with what to do, and the run waits for it instead of telling the model', async ({ page }) => {
   await withModel({ cassette: await fixCassette() }, async (baseURL) => {
     await openBug(page, BUG);
     await useModelEndpoint(page, baseURL, 'any');
     await setRunner(page, 'http://127.0.0.1:9', process.env.E2E_RUNNER_TOKEN!);
-    await run(page);
-    await expect(page.getByTestId('outcome-status')).toContainText('error');
-    await expect(page.getByTestId('outcome-reason')).toContainText('127.0.0.1:9');
-    await expectRunRecorded(page, 'error');
+    await page.locator('select[name="preset"]').selectOption('oneshot');
+    await page.getByRole('button', { name: 'Run agent' }).click();
+    const waiting = page.getByTestId('runner-waiting');
+    await expect(waiting).toBeVisible({ timeout: 60_000 });
+    await expect(waiting).toContainText('127.0.0.1:9');
+    await expect(waiting).toContainText('Settings');
+    // the outage is not a step the model sees
+    await expect(page.locator('rl-step-card')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByTestId('outcome-status')).toContainText('stopped', { timeout: 60_000 });
+    await expect(waiting).toHaveCount(0);
+    await expectRunRecorded(page, 'stopped');
   });
 });
 

@@ -1,0 +1,199 @@
+// The Experiments tab: the experiments in this browser (an unfinished one — a reload, a crash, a stop — offers
+// Resume), a builder for a new one, and the open experiment: progress, pause / resume / stop, the live matrix and
+// the results. Events stream from the worker (worker/api/experiments.ts) while this tab is open.
+import { LitElement, css, html } from 'lit';
+import type { CellRecord } from '../../../worker/contracts/experiment.ts';
+import type { BugSummary, ExperimentEvent, ExperimentListing, ExperimentProgress, ExperimentReportView, ExperimentSnapshot } from '../../../worker/engine-api.ts';
+import { Comlink, getEngine } from '../../engine-client.ts';
+import { loadApiKey, type Settings } from '../../state/settings.ts';
+import type { PresetChoice } from '../run-view.ts';
+import { panelStyles } from '../shared-styles.ts';
+import './experiment-builder.ts';
+import './experiment-matrix.ts';
+import './experiment-results.ts';
+
+const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+
+export class RlExperimentsView extends LitElement {
+  static override properties = {
+    bugs: { attribute: false },
+    presets: { attribute: false },
+    settings: { attribute: false },
+    experiments: { state: true },
+    open: { state: true },
+    progress: { state: true },
+    report: { state: true },
+    building: { state: true },
+    error: { state: true },
+  };
+  declare bugs: BugSummary[];
+  declare presets: PresetChoice[];
+  declare settings: Settings | undefined;
+  declare experiments: ExperimentListing[];
+  declare open: ExperimentSnapshot | undefined;
+  declare progress: ExperimentProgress | undefined;
+  declare report: ExperimentReportView | undefined;
+  declare building: boolean;
+  declare error: string | undefined;
+  private watchId: number | undefined;
+
+  constructor() {
+    super();
+    this.bugs = [];
+    this.presets = [];
+    this.experiments = [];
+    this.building = false;
+  }
+
+  static override styles = [
+    panelStyles,
+    css`
+      :host { display: grid; gap: 1rem; }
+      table.list { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
+      table.list td, table.list th { text-align: left; padding: 0.25rem 0.4rem; border-bottom: 1px solid var(--line); }
+      .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.4rem 0; }
+      .progress { font-size: 0.85rem; }
+    `,
+  ];
+
+  override async connectedCallback() {
+    super.connectedCallback();
+    this.watchId = await getEngine().watchExperiments(Comlink.proxy((e: ExperimentEvent) => this.onEvent(e)));
+    await this.refreshList();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    if (this.watchId !== undefined) void getEngine().unwatchExperiments(this.watchId);
+    this.watchId = undefined;
+  }
+
+  private async refreshList() {
+    try {
+      this.experiments = await getEngine().listExperiments();
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private onEvent(e: ExperimentEvent) {
+    if (e.type === 'progress') {
+      const ended = e.status === 'finished' || e.status === 'stopped';
+      if (this.open?.record.id === e.experimentId) {
+        this.progress = e;
+        if (ended) void this.openExperiment(e.experimentId);
+      }
+      if (ended) void this.refreshList();
+      return;
+    }
+    if (this.open?.record.id !== e.experimentId || e.type === 'stopping') return;
+    const cell: CellRecord = e.cell;
+    this.open = { ...this.open, cells: [...this.open.cells.filter((c) => c.index !== cell.index), cell].sort((a, b) => a.index - b.index) };
+  }
+
+  private async openExperiment(id: string) {
+    this.error = undefined;
+    try {
+      const engine = getEngine();
+      this.open = await engine.getExperiment(id);
+      this.progress = this.open.progress;
+      this.report = await engine.experimentReportView(id);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private async act(what: 'pause' | 'resume' | 'stop', id: string) {
+    this.error = undefined;
+    try {
+      const engine = getEngine();
+      if (what === 'pause') await engine.pauseExperiment(id);
+      else if (what === 'stop') await engine.stopExperiment(id);
+      else {
+        if (!this.settings) throw new Error('Settings are still loading.');
+        const apiKey = loadApiKey();
+        await engine.resumeExperiment(id, { runners: [this.settings.runner], ...(apiKey ? { apiKey } : {}) });
+      }
+      await this.refreshList();
+      await this.openExperiment(id);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private async started(id: string) {
+    this.building = false;
+    await this.refreshList();
+    await this.openExperiment(id);
+  }
+
+  /** What the user can do with an experiment now, in words and buttons. */
+  private renderControls(x: ExperimentListing, paused: boolean) {
+    const id = x.record.id;
+    if (x.liveness === 'live')
+      return html`${paused
+          ? html`<button class="primary" name="resume-experiment" @click=${() => this.act('resume', id)}>Resume</button>`
+          : html`<button name="pause-experiment" @click=${() => this.act('pause', id)}>Pause</button>`}
+        <button name="stop-experiment" @click=${() => this.act('stop', id)}>Stop</button>`;
+    if (x.liveness === 'elsewhere') return html`<span class="muted">running in another tab of this browser</span>`;
+    if (x.record.status === 'finished') return '';
+    return html`<button class="primary" name="resume-experiment" @click=${() => this.act('resume', id)}>Resume</button>
+      <span class="muted">${x.record.status === 'stopped' ? `stopped${x.record.stopReason ? `: ${x.record.stopReason}` : ''}` : 'interrupted (the page was closed or reloaded)'}; resume goes on where it stopped</span>`;
+  }
+
+  private statusWord(x: ExperimentListing) {
+    if (x.liveness === 'idle' && (x.record.status === 'running' || x.record.status === 'paused')) return 'interrupted';
+    return x.record.status;
+  }
+
+  private renderList() {
+    if (!this.experiments.length) return html`<p class="muted">No experiments yet.</p>`;
+    return html`<table class="list" data-testid="experiments-list">
+      <thead><tr><th>experiment</th><th>status</th><th>cells done</th><th>created</th><th></th></tr></thead>
+      <tbody>${this.experiments.map(
+        (x) => html`<tr data-experiment=${x.record.id} data-status=${this.statusWord(x)}>
+          <td><button name="open-experiment" @click=${() => this.openExperiment(x.record.id)}>${(x.record.spec as { name?: string }).name ?? x.record.id}</button></td>
+          <td>${this.statusWord(x)}</td><td>${x.done} / ${x.record.cells}</td><td>${new Date(x.record.createdAt).toLocaleString()}</td>
+          <td>${x.liveness !== 'live' && x.record.status !== 'finished' ? this.renderControls(x, false) : ''}</td></tr>`,
+      )}</tbody></table>`;
+  }
+
+  private renderProgress() {
+    const p = this.progress;
+    const o = this.open!;
+    if (!p) return html`<div class="progress muted" data-testid="experiment-progress">${o.done} / ${o.record.cells} cells done</div>`;
+    return html`<div class="progress" data-testid="experiment-progress">
+      <b>${p.done} / ${p.total}</b> cells done · ${p.running} running · ${p.queued} queued · ${p.calls} model calls ·
+      ${p.costUsd === null ? 'cost unknown (no price)' : `$${p.costUsd.toFixed(4)}`} · ${duration(p.elapsedMs)}${p.etaMs !== null && p.status === 'running' ? ` · about ${duration(p.etaMs)} left` : ''}
+    </div>`;
+  }
+
+  private renderOpen() {
+    const o = this.open!;
+    const name = (o.record.spec as { name?: string }).name;
+    return html`<div class="panel" data-testid="experiment-detail" data-experiment=${o.record.id}>
+      <h2>${name ? `${name} (${o.record.id})` : o.record.id}</h2>
+      <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}</div>
+      ${this.renderProgress()}
+      <h3>Matrix</h3>
+      <rl-experiment-matrix .record=${o.record} .cells=${o.cells}></rl-experiment-matrix>
+      <h3>Results <button name="refresh-results" @click=${() => this.openExperiment(o.record.id)}>Update</button></h3>
+      ${this.report && this.report.report.experiment.id === o.record.id ? html`<rl-experiment-results .view=${this.report} .cells=${o.cells}></rl-experiment-results>` : html`<p class="muted">Loading the report…</p>`}
+    </div>`;
+  }
+
+  override render() {
+    return html`<div class="panel">
+        <h2>Experiments</h2>
+        ${this.renderList()}
+        <div class="controls"><button name="new-experiment" @click=${() => (this.building = !this.building)}>${this.building ? 'Close the builder' : 'New experiment'}</button></div>
+        ${this.error ? html`<div class="error" data-testid="experiments-error">${this.error}</div>` : ''}
+      </div>
+      ${this.building
+        ? html`<rl-experiment-builder .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings}
+            @experiment-started=${(e: CustomEvent<string>) => this.started(e.detail)}></rl-experiment-builder>`
+        : ''}
+      ${this.open ? this.renderOpen() : ''}`;
+  }
+}
+customElements.define('rl-experiments-view', RlExperimentsView);
