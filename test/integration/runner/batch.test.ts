@@ -2,11 +2,10 @@
 // bodies of one file share one compile (the harness's VariantMerge + VariantSpecializer); every verdict must equal
 // what /v1/validate answers for the same variant alone — statuses, diagnostics, and failure frames with the
 // variant's own method names and line numbers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
-import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { useTestRunner } from './helpers.ts';
 import { CALC as JUNIT4_CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 const CALC = 'src/main/java/demo/Calc.java';
@@ -115,17 +114,8 @@ const VARIANTS: Array<{ name: string; content: string; merges: boolean }> = [
   { name: 'a lone carriage return in a body: alone', content: addBody('    calls++;\r    int s = a + b;\r    if (s == 5) throw new IllegalStateException("five");\n    return s;'), merges: false },
 ];
 
-let runner: TestRunner;
-let client: RunnerClient;
-
-beforeAll(async () => {
-  // one worker: the whole batch is one harness exchange, so which variants merge does not depend on how it is split
-  runner = await startTestRunner({ workers: 1 });
-  client = new RunnerClient({ url: runner.url, token: runner.token });
-});
-afterAll(async () => {
-  await runner?.stop();
-});
+// one worker: the whole batch is one harness exchange, so which variants merge does not depend on how it is split
+const testRunner = useTestRunner({ workers: 1 });
 
 /** What a verdict says, without timings and bookkeeping. */
 function verdict(r: ValidationResult) {
@@ -149,9 +139,9 @@ describe('batched variants', () => {
       return ws;
     });
     const tests = { mode: 'failing-first' as const, tests: ['demo.CalcTest::add'] };
-    const batch = await client.validateBatch(forks, LAYOUT, tests, { path: 'warm' });
+    const batch = await testRunner.client.validateBatch(forks, LAYOUT, tests, { path: 'warm' });
     // a different per-test timeout keeps the single validations out of the batch's cache entries
-    const alone = await Promise.all(forks.map((ws) => client.validate(ws, LAYOUT, tests, { path: 'warm', limits: { perTestTimeoutMs: 9_999 } })));
+    const alone = await Promise.all(forks.map((ws) => testRunner.client.validate(ws, LAYOUT, tests, { path: 'warm', limits: { perTestTimeoutMs: 9_999 } })));
     expect(alone.every((r) => !r.cached && r.compiledWith === undefined)).toBe(true);
     VARIANTS.forEach((v, i) => {
       expect(verdict(batch[i]!), v.name).toEqual(verdict(alone[i]!));
@@ -193,13 +183,13 @@ describe('batched variants', () => {
     const project = { ...JUNIT4_PROJECT, [testFile]: JUNIT4_PROJECT[testFile]!.replace('assertEquals(6, Calc.mul(2, 3));', 'assertEquals(6, 2 * 3);') };
     const ws = new FakeWorkspace(project);
     await ws.write(JUNIT4_CALC, FIXED_CALC);
-    expect((await client.validate(ws, LAYOUT, { mode: 'all' }, { path: 'warm' })).compiled).toBe(true);
+    expect((await testRunner.client.validate(ws, LAYOUT, { mode: 'all' }, { path: 'warm' })).compiled).toBe(true);
     const variant = (body: string) => {
       const v = new FakeWorkspace(project);
       v.setOverlay({ [testFile]: project[testFile]!.replace('assertEquals(5, Calc.add(2, 3));', body) });
       return v;
     };
-    const batch = await client.validateBatch(
+    const batch = await testRunner.client.validateBatch(
       [variant('assertEquals(5, Calc.add(3, 2));'), variant('assertEquals(5, Calc.add(2, 3) + missing);')],
       LAYOUT,
       { mode: 'all' },
@@ -219,8 +209,8 @@ describe('batched variants', () => {
       return ws;
     };
     const tests = { mode: 'all' as const };
-    const first = await client.validate(make(VARIANTS[1]!.content), LAYOUT, tests);
-    const batch = await client.validateBatch([make(VARIANTS[0]!.content), make(VARIANTS[1]!.content), make(VARIANTS[2]!.content)], LAYOUT, tests);
+    const first = await testRunner.client.validate(make(VARIANTS[1]!.content), LAYOUT, tests);
+    const batch = await testRunner.client.validateBatch([make(VARIANTS[0]!.content), make(VARIANTS[1]!.content), make(VARIANTS[2]!.content)], LAYOUT, tests);
     expect(batch.map((r) => r.cached)).toEqual([false, true, false]);
     expect(verdict(batch[1]!)).toEqual(verdict(first));
     expect(batch[0]!.plausible).toBe(true);
@@ -228,14 +218,14 @@ describe('batched variants', () => {
   });
 
   it('refuses a batch without overlays and workspaces of different base trees', async () => {
-    const res = await fetch(`${runner.url}/v1/validate-batch`, {
+    const res = await fetch(`${testRunner.runner.url}/v1/validate-batch`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${runner.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${testRunner.runner.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ treeId: '0'.repeat(40), overlays: [], layout: LAYOUT, tests: { mode: 'all' } }),
     });
     expect(res.status).toBe(400);
     const a = new FakeWorkspace({ [CALC]: BUGGY, ...TESTS });
     const b = new FakeWorkspace({ [CALC]: BUGGY.replace('Small', 'Tiny'), ...TESTS });
-    await expect(client.validateBatch([a, b], LAYOUT, { mode: 'all' })).rejects.toThrow(/one base tree/);
+    await expect(testRunner.client.validateBatch([a, b], LAYOUT, { mode: 'all' })).rejects.toThrow(/one base tree/);
   });
 });

@@ -1,12 +1,11 @@
 // The environment Defects4J's harness gives tests, on both paths: TZ=America/Los_Angeles and an en-US locale by
 // default, a writable user.home, --add-opens where the layout asks (never java.io, where the result channel lives),
 // and the layout's broken tests left out of suite runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
-import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
 const MAIN = { 'src/main/java/demo/Nothing.java': 'package demo;\npublic class Nothing {}\n' };
@@ -95,42 +94,33 @@ public class BrokenTest {
 `,
 };
 
-let runner: TestRunner;
-let client: RunnerClient;
-
-beforeAll(async () => {
-  runner = await startTestRunner({ workers: 1 });
-  client = new RunnerClient({ url: runner.url, token: runner.token });
-});
-afterAll(async () => {
-  await runner?.stop();
-});
+const testRunner = useTestRunner({ workers: 1 });
 
 describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path', (path) => {
   it('is Los Angeles time, US English and a writable home by default', async () => {
-    const r = await client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    const r = await testRunner.client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), LAYOUT, { mode: 'all' }, { path });
     expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
     expect(r.plausible).toBe(true);
   });
 
   it('follows the layout\'s time zone', async () => {
-    const r = await client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), { ...LAYOUT, timeZone: 'UTC' }, { mode: 'all' }, { path });
+    const r = await testRunner.client.validate(new FakeWorkspace(ENVIRONMENT_PROJECT), { ...LAYOUT, timeZone: 'UTC' }, { mode: 'all' }, { path });
     expect(r.failingTests).toEqual(['demo.EnvironmentTest::losAngelesTime']);
   });
 
   it('opens java.base/java.lang to reflection only where the layout asks', async () => {
-    const closed = await client.validate(new FakeWorkspace(REFLECTION_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    const closed = await testRunner.client.validate(new FakeWorkspace(REFLECTION_PROJECT), LAYOUT, { mode: 'all' }, { path });
     expect(closed.failingTests).toEqual(['demo.ReflectionTest::readsStringInternals']);
     expect(closed.tests[0]!.failure?.exception).toMatch(/InaccessibleObjectException/);
-    const opened = await client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, { mode: 'all' }, { path });
+    const opened = await testRunner.client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, { mode: 'all' }, { path });
     expect(opened.plausible).toBe(true);
   });
 
   it('leaves excluded tests and classes out of suite runs', async () => {
-    const all = await client.validate(new FakeWorkspace(BROKEN_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    const all = await testRunner.client.validate(new FakeWorkspace(BROKEN_PROJECT), LAYOUT, { mode: 'all' }, { path });
     expect(all.failingTests.sort()).toEqual(['demo.BrokenTest::anything', 'demo.MixedTest::brokenUpstream']);
     const layout: ProjectLayout = { ...LAYOUT, excludedTests: ['demo.MixedTest::brokenUpstream', 'demo.BrokenTest'] };
-    const r = await client.validate(new FakeWorkspace(BROKEN_PROJECT), layout, { mode: 'all' }, { path });
+    const r = await testRunner.client.validate(new FakeWorkspace(BROKEN_PROJECT), layout, { mode: 'all' }, { path });
     expect(r.tests.map((t) => `${t.id} ${t.status}`)).toEqual(['demo.MixedTest::works pass']);
     expect(r.plausible).toBe(true);
   });
@@ -138,7 +128,7 @@ describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path
 
 describe.each(['cold', 'warm'] as const)('the JDK\'s generated accessors on the %s path', (path) => {
   it('serve reflection and serialization of project classes', async () => {
-    const r = await client.validate(new FakeWorkspace(ACCESSOR_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    const r = await testRunner.client.validate(new FakeWorkspace(ACCESSOR_PROJECT), LAYOUT, { mode: 'all' }, { path });
     expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
     expect(r.plausible).toBe(true);
   });
@@ -147,7 +137,7 @@ describe.each(['cold', 'warm'] as const)('the JDK\'s generated accessors on the 
 describe('opening java.io', () => {
   it('is refused: the result channel\'s file descriptors live there', async () => {
     await expect(
-      client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: ['java.base/java.io'] }, { mode: 'all' }),
+      testRunner.client.validate(new FakeWorkspace(REFLECTION_PROJECT), { ...LAYOUT, addOpens: ['java.base/java.io'] }, { mode: 'all' }),
     ).rejects.toThrow(/java\.base\/java\.io, which the runner never opens/);
   });
 });

@@ -2,7 +2,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startRunner, type RunningRunner } from '../../../runner/src/index.ts';
+import { RunnerClient } from '../../../worker/runner-client/client.ts';
 
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';
 
@@ -29,6 +31,29 @@ export async function startTestRunner(opts: { workers?: number; recycleAfter?: n
     async stop() {
       await runner.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One runner and its client for a whole test file: started before its tests, stopped (data dir removed) after them. */
+export function useTestRunner(opts: { workers?: number; recycleAfter?: number } = {}): { readonly runner: TestRunner; readonly client: RunnerClient } {
+  let runner: TestRunner | undefined;
+  let client: RunnerClient | undefined;
+  beforeAll(async () => {
+    runner = await startTestRunner(opts);
+    client = new RunnerClient({ url: runner.url, token: runner.token });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+  });
+  return {
+    get runner() {
+      if (!runner) throw new Error('the test runner is not started yet (use it inside a test)');
+      return runner;
+    },
+    get client() {
+      if (!client) throw new Error('the test runner is not started yet (use it inside a test)');
+      return client;
     },
   };
 }

@@ -1,11 +1,10 @@
 // Old sources (issue 14): commons-lang's early revisions use `enum` as an identifier, which javac 17 rejects at any
 // --release, and compile against the Java 8 library (ecj gets it as -bootclasspath, from the JDK's ct.sym). At sourceLevel 1.4 the runner compiles with ecj, on the cold path (a fresh ecj per source set) and on
 // the warm path (ecj inside the worker, rebuilding the project per patch).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
-import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
 const COUNTER = 'src/main/java/old/Counter.java';
@@ -50,20 +49,11 @@ public class CounterTest extends TestCase {
 const OLD: ProjectLayout = { ...LAYOUT, junit: 'junit3', javaRelease: 8, sourceLevel: '1.4' };
 const FAILING = { mode: 'failing-first' as const, tests: ['old.CounterTest::testCount'] };
 
-let runner: TestRunner;
-let client: RunnerClient;
-
-beforeAll(async () => {
-  runner = await startTestRunner({ workers: 1 });
-  client = new RunnerClient({ url: runner.url, token: runner.token });
-});
-afterAll(async () => {
-  await runner?.stop();
-});
+const testRunner = useTestRunner({ workers: 1 });
 
 describe('the same tree with javac', () => {
   it('does not compile with javac', async () => {
-    const r = await client.validate(new FakeWorkspace(PROJECT), { ...OLD, compiler: 'javac' }, FAILING, { path: 'cold' });
+    const r = await testRunner.client.validate(new FakeWorkspace(PROJECT), { ...OLD, compiler: 'javac' }, FAILING, { path: 'cold' });
     expect(r.compiled).toBe(false);
     expect(r.diagnostics.some((d) => d.file === COUNTER && d.line === 6)).toBe(true);
   });
@@ -72,14 +62,14 @@ describe('the same tree with javac', () => {
 
 describe.each(['cold', 'warm'] as const)('a source tree that uses enum as an identifier, on the %s path', (path) => {
   it('compiles with ecj at source 1.4: the bug fails its trigger test and the fix passes', async () => {
-    const buggy = await client.validate(new FakeWorkspace(PROJECT), OLD, FAILING, { path });
+    const buggy = await testRunner.client.validate(new FakeWorkspace(PROJECT), OLD, FAILING, { path });
     expect(buggy.path).toBe(path);
     expect(buggy.diagnostics.filter((d) => d.kind === 'error')).toEqual([]);
     expect(buggy.compiled).toBe(true);
     expect(buggy.failingTests).toEqual(['old.CounterTest::testCount']);
     const ws = new FakeWorkspace(PROJECT);
     await ws.write(COUNTER, FIXED);
-    const fixed = await client.validate(ws, OLD, FAILING, { path });
+    const fixed = await testRunner.client.validate(ws, OLD, FAILING, { path });
     expect(fixed.path).toBe(path);
     expect(fixed.plausible).toBe(true);
     expect(fixed.tests.map((t) => t.status)).toEqual(['pass', 'pass']);
@@ -88,7 +78,7 @@ describe.each(['cold', 'warm'] as const)('a source tree that uses enum as an ide
   it('reports ecj\'s errors in a patch by repo path and line', async () => {
     const ws = new FakeWorkspace(PROJECT);
     await ws.write(COUNTER, FIXED.replace('n++;', 'n++'));
-    const r = await client.validate(ws, OLD, FAILING, { path });
+    const r = await testRunner.client.validate(ws, OLD, FAILING, { path });
     expect(r.compiled).toBe(false);
     expect(r.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ file: COUNTER, line: 8, kind: 'error' })]));
     // ecj accepts the enum identifier on line 6: the patch's own error is the only one
