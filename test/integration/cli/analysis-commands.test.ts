@@ -427,7 +427,7 @@ describe('repairlab bench', () => {
   it('validation refuses a bug it cannot measure instead of silently measuring another', async () => {
     const { code, stderr } = await cli(['bench', 'validation', '--bug', 'nope-1', '--rounds', '1']);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/--bug nope-1: not a bundled bug .*textkit-1.*'generated'/);
+    expect(stderr).toMatch(/--bug nope-1: not in the catalogue; use one of .*textkit-1.*import-defects4j --register.*'generated'/);
   });
 
   it("blame: RepairLab's and git's time on one file and their ratio", async () => {
