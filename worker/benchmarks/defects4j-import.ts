@@ -16,12 +16,13 @@
 // One bug's failure (a missing revision, a patch that does not apply …) does not stop the others: it is returned in
 // `failures`, naming the bug and the input at fault, and index.json is written for every bug that did import.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BenchmarkIndex, BugSpec, type ProjectLayout } from '../contracts/bug.ts';
+import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from '../contracts/bug.ts';
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
+import { javaLevels, libJars, parseExcludedTests } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, hasCommit, resolveGitDir, writeTree } from './defects4j/git.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
@@ -99,7 +100,8 @@ export function importDefects4j(options: ImportDefects4jOptions): ImportResult {
 
   const outDir = resolve(options.outDir);
   mkdirSync(join(outDir, 'bugs'), { recursive: true });
-  const brokenEverywhere = [...parseTestList(readOptional(join(projectDir, 'dependent_tests'))), ...parseTestList(readOptional(join(projectDir, 'random_tests')))];
+  // tests broken at every revision; broken_tests is Math's name for another such list
+  const brokenEverywhere = ['dependent_tests', 'random_tests', 'broken_tests'].flatMap((name) => parseExcludedTests(readOptional(join(projectDir, name))));
   const imported: ImportedBug[] = [];
   const failures: ImportFailure[] = [];
   for (const id of missing) {
@@ -157,9 +159,11 @@ function importOne(
     const triggerPath = join(projectDir, 'trigger_tests', String(bug.id));
     const failingTests = parseTestList(readOptional(triggerPath));
     if (failingTests.length === 0) throw new Defects4jImportError(`${bugId}: trigger_tests/${bug.id} lists no test (expected "--- pkg.Class::method" lines)`, triggerPath);
-    const broken = [...new Set([...parseTestList(readOptional(join(projectDir, 'failing_tests', bug.fixedRevision))), ...brokenEverywhere])].filter(
-      (t) => !failingTests.includes(t),
+    const excluded = [...new Set([...parseExcludedTests(readOptional(join(projectDir, 'failing_tests', bug.fixedRevision))), ...brokenEverywhere])].filter(
+      (t) => !failingTests.includes(t) && !failingTests.some((f) => f.startsWith(`${t}::`)),
     );
+    // methods are cut from the sources as Defects4J does; every entry (and whole classes) is also excluded from runs
+    const broken = excluded.filter((t) => t.includes('::'));
 
     // A repository that borrows the project's objects; only what the bug's refs reach goes into the bundle.
     const gitDir = join(work, 'repo.git');
@@ -187,6 +191,24 @@ function importOne(
     git(['update-ref', `refs/repairlab/bugs/${bugId}`, buggyCommit], { gitDir });
     git(['update-ref', `refs/repairlab/fixes/${bugId}`, fixedCommit], { gitDir });
 
+    // lib/ jars as blobs, reachable from a ref so the bundle carries them (the workspace reads them by oid)
+    const jars = libJars(projectDir);
+    if (jars.length > 0) {
+      const jarDir = join(work, 'jars');
+      mkdirSync(jarDir);
+      for (const jar of jars) copyFileSync(jar.absolutePath, join(jarDir, jar.name));
+      git(['update-ref', `refs/repairlab/jars/${bugId}`, writeTree(gitDir, jarDir)], { gitDir });
+    }
+    const jarOids = jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(work, 'jars', jar.name)]).trim() }));
+    const levels = javaLevels(projectDir, [bug.fixedRevision, bug.buggyRevision], (path) => {
+      try {
+        return git(['show', `${bug.fixedRevision}:${path}`], { gitDir: projectGitDir });
+      } catch {
+        return undefined;
+      }
+    }, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
+    options.log?.(`${bugId}: Java ${levels.source} (from ${levels.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`);
+
     const patch = git(['diff', '--no-color', '--no-ext-diff', '--full-index', '-U3', buggyCommit, fixedCommit], { gitDir });
     const inSrc = (p: string) => p.startsWith(layout.src + '/') && p.endsWith('.java');
     const programPatch = programOnly(patch, inSrc);
@@ -207,6 +229,14 @@ function importOne(
       javaRelease: options.javaRelease ?? 8,
       junit: 'junit4',
       classpath: options.classpath ?? ['junit4', 'hamcrest'],
+      jars: jarOids,
+      sourceLevel: levels.source,
+      targetLevel: levels.target,
+      addOpens: [...DEFECTS4J_ADD_OPENS],
+      // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
+      timeZone: 'America/Los_Angeles',
+      locale: 'en-US',
+      excludedTests: excluded,
     };
     const bundleName = `${repoId}.bundle`;
     const spec = BugSpec.parse({

@@ -77,7 +77,9 @@ describe('importDefects4j', () => {
       expect(() => git(repo(bugId), ['cat-file', '-e', `${fixedRevision}^{commit}`])).toThrow();
     }
     const refs = git(repo('Calc-1'), ['for-each-ref', '--format=%(refname)']).trim().split('\n').sort();
-    expect(refs).toEqual(['refs/heads/main', 'refs/repairlab/bugs/Calc-1', 'refs/repairlab/fixes/Calc-1']);
+    // jars/: the tree of lib/'s jars (layout.jars), reachable from no commit
+    expect(refs).toEqual(['refs/heads/main', 'refs/repairlab/bugs/Calc-1', 'refs/repairlab/fixes/Calc-1', 'refs/repairlab/jars/Calc-1']);
+    expect(git(repo('Calc-1'), ['cat-file', '-t', 'refs/repairlab/jars/Calc-1']).trim()).toBe('tree');
   });
 
   it('gives a buggy version that fails exactly the trigger tests and a fix that passes them (real javac/JUnit)', async () => {

@@ -89,7 +89,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('no fix leaks through the history of imported Defects4J bugs', () => {
   it('imports every active bug of the fixture but the one with broken data', () => {
-    expect(result.bugs.map((b) => b.spec.id)).toEqual(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5']);
+    expect(result.bugs.map((b) => b.spec.id)).toEqual(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5', 'Calc-6']);
     expect(result.failures.map((f) => f.bugId)).toEqual(['Calc-4']);
   });
 
@@ -105,7 +105,7 @@ describe('no fix leaks through the history of imported Defects4J bugs', () => {
     expect(fixOnlyLines({ buggy: fixture.revisions.buggy3, fixed: fixture.revisions.fixed3 })).toContain('public static int of(int value) {');
   });
 
-  it.each(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5'])('%s: no history section and no bash history command shows a line only the fix has', async (bugId) => {
+  it.each(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5', 'Calc-6'])('%s: no history section and no bash history command shows a line only the fix has', async (bugId) => {
     const imported = result.bugs.find((b) => b.spec.id === bugId)!;
     const bug = imported.spec;
     const n = bugId === 'Calc-5' ? '1' : bugId.split('-')[1]!; // Calc-5 shares Calc-1's revisions

@@ -42,11 +42,12 @@ export function removeBrokenTests(root: string, testDir: string, tests: string[]
   for (const test of tests) {
     const [cls, method] = test.split('::') as [string, string];
     const file = join(root, testDir, cls.replace(/\$.*$/, '').replace(/\./g, '/') + '.java');
-    const source = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    // latin1 round-trips every byte: sources in ISO-8859-1 (Lang) or UTF-8 come back unchanged but for the cut
+    const source = existsSync(file) ? readFileSync(file, 'latin1') : null;
     const edited = source === null ? null : removeTestMethod(source, method);
     if (edited === null) unmatched.push(test);
     else {
-      writeFileSync(file, edited);
+      writeFileSync(file, edited, 'latin1');
       removed.push(test);
     }
   }

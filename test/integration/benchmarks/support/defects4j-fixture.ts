@@ -2,7 +2,7 @@
 // (framework/projects/Calc/{active-bugs.csv,dir-layout.csv,patches,trigger_tests,failing_tests,...}).
 // Nothing binary is committed: every test run builds it afresh.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface Defects4jFixture {
@@ -10,7 +10,88 @@ export interface Defects4jFixture {
   d4jDir: string;
   project: string;
   /** revision ids by role */
-  revisions: { introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string; introducesBug3: string; buggy3: string; fixed3: string };
+  revisions: {
+    introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string; introducesBug3: string; buggy3: string; fixed3: string;
+    buggy6: string; fixed6: string;
+  };
+}
+
+// Calc-6: what real Defects4J bugs need from the build. Java 1.4 code (`enum` is an identifier, so only -source 1.4
+// compiles it: build_files/<rev>/maven-build.properties says so), a test that needs a jar of Defects4J's lib/, and a
+// test class failing_tests lists as a whole (it fails on the fix too unless excluded). It lives on its own line of
+// history, as the 1.4 era's JUnit 3 tests cannot sit beside the other bugs' annotated ones.
+const LEGACY = (fixed: boolean) => `package org.fixture;
+
+import java.util.Vector;
+
+public final class Legacy {
+
+    private Legacy() {
+    }
+
+    /** The number of items (written for Java 1.4: enum is a plain name). */
+    public static int count(Vector items) {
+        int enum = 0;
+        for (int i = 0; i < items.size(); i++) {
+            enum++;
+        }
+        return ${fixed ? 'enum' : 'enum - 1'};
+    }
+}
+`;
+const LEGACY_TEST = `package org.fixture;
+
+import junit.framework.TestCase;
+import org.helper.Items;
+
+public class LegacyTest extends TestCase {
+
+    public void testCount() {
+        assertEquals(3, Legacy.count(Items.of(3)));
+    }
+}
+`;
+const LEGACY_CLOCK_TEST = `package org.fixture;
+
+import junit.framework.TestCase;
+
+public class LegacyClockTest extends TestCase {
+
+    public void testWallClock() {
+        fail("depends on the wall clock of the machine that recorded it");
+    }
+}
+`;
+const HELPER = `package org.helper;
+
+import java.util.Vector;
+
+public final class Items {
+    private Items() {
+    }
+
+    public static Vector of(int n) {
+        Vector v = new Vector();
+        for (int i = 0; i < n; i++) {
+            v.add(Integer.valueOf(i));
+        }
+        return v;
+    }
+}
+`;
+
+/** A jar of lib/ built with real javac and jar, byte-identical on every run (jar --date fixes the entries' times). */
+function buildHelperJar(dest: string): void {
+  const work = mkdtempSync(join(dirname(dest), 'helper-'));
+  try {
+    mkdirSync(join(work, 'src', 'org', 'helper'), { recursive: true });
+    writeFileSync(join(work, 'src', 'org', 'helper', 'Items.java'), HELPER);
+    execFileSync('javac', ['--release', '8', '-nowarn', '-d', join(work, 'classes'), join(work, 'src', 'org', 'helper', 'Items.java')], { stdio: 'pipe' });
+    execFileSync('jar', ['--create', '--no-manifest', '--date=2020-01-01T00:00:02Z', '--file', join(work, 'helper.jar'), '-C', join(work, 'classes'), '.'], { stdio: 'pipe' });
+    copyFileSync(join(work, 'helper.jar'), dest);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 // Calc-3: the developer's fix also renames the parameter and adds Javadoc, which the minimised patch keeps (as
@@ -236,6 +317,17 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   write('src/main/java/org/fixture/Sign.java', SIGN(true));
   write('src/test/java/org/fixture/SignTest.java', SIGN_TEST(true));
   const fixed3 = commit('Fix CALC-9: the sign of zero is 0');
+  // Calc-6's own line of history (see LEGACY)
+  run(['checkout', '-q', '--orphan', 'legacy']);
+  run(['rm', '-q', '-r', '-f', '.']);
+  write('src/main/java/org/fixture/Legacy.java', LEGACY(false));
+  write('src/test/java/org/fixture/LegacyClockTest.java', LEGACY_CLOCK_TEST);
+  commit('Legacy counter');
+  write('NOTES', 'legacy\n');
+  const buggy6 = commit('Notes on Legacy');
+  write('src/main/java/org/fixture/Legacy.java', LEGACY(true));
+  write('src/test/java/org/fixture/LegacyTest.java', LEGACY_TEST);
+  const fixed6 = commit('Fix CALC-13: count is off by one');
 
   const d4jDir = join(root, 'defects4j');
   const projectDir = join(d4jDir, 'framework', 'projects', 'Calc');
@@ -247,9 +339,9 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
     'active-bugs.csv',
     `bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n1,${buggy1},${fixed1},CALC-1,https://issues.example/CALC-1\n2,${buggy2},${fixed2},CALC-7,https://issues.example/CALC-7\n` +
       `3,${buggy3},${fixed3},CALC-9,https://issues.example/CALC-9\n4,${buggy3},${fixed3},CALC-11,https://issues.example/CALC-11\n` +
-      `5,${buggy1},${fixed1},CALC-12,https://issues.example/CALC-12\n`,
+      `5,${buggy1},${fixed1},CALC-12,https://issues.example/CALC-12\n6,${buggy6},${fixed6},CALC-13,https://issues.example/CALC-13\n`,
   );
-  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2, buggy3, fixed3].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
+  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2, buggy3, fixed3, buggy6, fixed6].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
   put('patches/3.src.patch', SIGN_MINIMISED_PATCH);
   put('patches/4.src.patch', BROKEN_PATCH);
   put('trigger_tests/3', '--- org.fixture.SignTest::testZero\njava.lang.AssertionError: expected:<0> but was:<-1>\n');
@@ -268,9 +360,15 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   put(`failing_tests/${fixed1}`, '--- org.fixture.CalcTest::testFlaky\norg.junit.ComparisonFailure: expected:<[}]> but was:<[{]>\n');
   put(`failing_tests/${fixed2}`, '--- org.fixture.CalcTest::testFlaky\norg.junit.ComparisonFailure: expected:<[}]> but was:<[{]>\n');
   put('dependent_tests', '--- org.fixture.CalcTest::testNoSuchMethod\n');
+  put('patches/6.src.patch', run(['diff', fixed6, buggy6, '--', 'src/main/java']));
+  put('trigger_tests/6', '--- org.fixture.LegacyTest::testCount\njunit.framework.AssertionFailedError: expected:<3> but was:<2>\n');
+  put(`failing_tests/${fixed6}`, '--- org.fixture.LegacyClockTest\njunit.framework.AssertionFailedError: depends on the wall clock\n');
+  put(`build_files/${fixed6}/maven-build.properties`, 'maven.build.dir=target\nmaven.compile.source=1.4\nmaven.compile.target=1.4\n');
+  mkdirSync(join(projectDir, 'lib', 'org', 'helper'), { recursive: true });
+  buildHelperJar(join(projectDir, 'lib', 'org', 'helper', 'calc-helper-1.0.jar'));
   put('modified_classes/1.src', 'org.fixture.Calc\n');
   put('modified_classes/2.src', 'org.fixture.Calc\n');
   put('relevant_tests/1', 'org.fixture.CalcTest\n');
   put('relevant_tests/2', 'org.fixture.CalcTest\n');
-  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2, introducesBug3, buggy3, fixed3 } };
+  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2, introducesBug3, buggy3, fixed3, buggy6, fixed6 } };
 }

@@ -1,0 +1,122 @@
+// What a Defects4J bug's build needs besides its sources, read from the Defects4J checkout and the revision:
+// the jars of framework/projects/<P>/lib/, the Java source/target level, and the tests Defects4J excludes.
+// Each becomes a field of the BugSpec's layout, which the runner applies (docs/runner-api.md).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { readOptional } from './data.ts';
+
+/** JUnit and hamcrest come from the runner (its harness needs its own); every other jar of lib/ travels by content. */
+const RUNNER_PROVIDED = /^(junit|hamcrest)/i;
+
+export interface LibJar {
+  /** file name, as layout.jars names it */
+  name: string;
+  /** path relative to lib/ */
+  path: string;
+  absolutePath: string;
+}
+
+/**
+ * Every jar under framework/projects/<P>/lib/ (recursively: Lang keeps a Maven-style tree there) but JUnit and hamcrest.
+ * Rule: all of them, not only those <P>.build.xml names — its class path also reaches lib/ through maven.repo.local,
+ * so which ones a revision uses cannot be read reliably; an unused jar on the class path is harmless.
+ * Two jars with one file name: the first by path wins (names key the runner's class path).
+ */
+export function libJars(projectDir: string): LibJar[] {
+  const lib = join(projectDir, 'lib');
+  if (!existsSync(lib)) return [];
+  const found: LibJar[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (entry.endsWith('.jar') && !RUNNER_PROVIDED.test(entry)) found.push({ name: entry, path: relative(lib, path), absolutePath: path });
+    }
+  };
+  walk(lib);
+  const byName = new Map<string, LibJar>();
+  for (const jar of found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) if (!byName.has(jar.name)) byName.set(jar.name, jar);
+  return [...byName.values()];
+}
+
+export interface JavaLevels {
+  source: string;
+  target: string;
+  /** where the level was read: a file, or "default for <year>" */
+  from: string;
+}
+
+/** "5" → "1.5", "8" → "1.8", "1.2" → "1.3" (ecj's lowest), "11" → "11"; undefined when not a level. */
+export function normalizeLevel(text: string): string | undefined {
+  const m = /^(?:1\.)?(\d+)$/.exec(text.trim());
+  if (!m) return undefined;
+  const major = Number(m[1]);
+  if (major < 1 || major > 25) return undefined;
+  if (major <= 3) return '1.3';
+  return major <= 8 ? `1.${major}` : String(major);
+}
+
+const SOURCE_PATTERNS = [
+  /^\s*maven\.compiler?\.source\s*[=:]\s*(\S+)/m, // maven-build.properties, project.properties
+  /<maven\.compiler?\.source>\s*([^<\s]+)\s*</, // pom.xml properties
+  /<property\s+name="(?:compile\.source|javac\.source|source\.level)"\s+value="([^"]+)"/, // ant properties
+  /<javac\b[^>]*?\bsource="([^"$]+)"/s, // ant <javac source="1.4">
+  /<source>\s*([\d.]+)\s*<\/source>/, // maven-compiler-plugin configuration
+];
+const TARGET_PATTERNS = [
+  /^\s*maven\.compiler?\.target\s*[=:]\s*(\S+)/m,
+  /<maven\.compiler?\.target>\s*([^<\s]+)\s*</,
+  /<property\s+name="(?:compile\.target|javac\.target|target\.level)"\s+value="([^"]+)"/,
+  /<javac\b[^>]*?\btarget="([^"$]+)"/s,
+  /<target>\s*([\d.]+)\s*<\/target>/,
+];
+const BUILD_FILE_NAMES = ['maven-build.properties', 'project.properties', 'default.properties', 'build.properties', 'pom.xml', 'maven-build.xml', 'build.xml'];
+
+function firstLevel(text: string, patterns: RegExp[]): string | undefined {
+  for (const pattern of patterns) {
+    const level = pattern.exec(text)?.[1];
+    const normalized = level === undefined ? undefined : normalizeLevel(level);
+    if (normalized) return normalized;
+  }
+  return undefined;
+}
+
+/** The level a project of that era was written for, when no build file says: Java 1.4 before 2005, 5 to 2010, 6 to 2013, then 8. */
+export function levelByEra(year: number): string {
+  return year < 2005 ? '1.4' : year <= 2010 ? '1.5' : year <= 2013 ? '1.6' : '1.8';
+}
+
+/**
+ * The source/target level of a revision. First the build files Defects4J ships for it (build_files/<fixed rev>/, then
+ * <buggy rev>/), then the project's own build files at the fixed revision (`readRevisionFile`), each in the order of
+ * BUILD_FILE_NAMES; else the era's default (`levelByEra` of the fixed revision's commit year).
+ */
+export function javaLevels(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined, year: number): JavaLevels {
+  const candidates: { from: string; text: () => string }[] = [];
+  for (const rev of revisions) {
+    for (const name of BUILD_FILE_NAMES) {
+      const path = join(projectDir, 'build_files', rev, name);
+      candidates.push({ from: path, text: () => readOptional(path) });
+    }
+  }
+  for (const name of BUILD_FILE_NAMES) candidates.push({ from: `${name} at ${revisions[0]}`, text: () => readRevisionFile(name) ?? '' });
+  for (const candidate of candidates) {
+    const text = candidate.text();
+    const source = text ? firstLevel(text, SOURCE_PATTERNS) : undefined;
+    if (source) return { source, target: firstLevel(text, TARGET_PATTERNS) ?? source, from: candidate.from };
+  }
+  const level = levelByEra(year);
+  return { source: level, target: level, from: `default for ${year}` };
+}
+
+/**
+ * Tests a Defects4J test list names: `--- pkg.Class::method` and whole classes (`--- pkg.Class`), stack traces ignored.
+ * failing_tests/<rev>, dependent_tests, random_tests and broken_tests all use this format.
+ */
+export function parseExcludedTests(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => /^---\s+([\w$.]+(?:::[\w$]+)?)\s*$/.exec(l.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => m[1]!);
+}
