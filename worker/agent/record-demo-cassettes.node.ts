@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<void> {
   const get = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   const outDir = get('--out') ?? `${CHECKOUT}public/cassettes`;
   const only = get('--only');
-  const engine = createNodeEngine();
+  const engine = await createNodeEngine();
   await mkdir(outDir, { recursive: true });
   const index: unknown[] = [];
   await withRunner({ runner: get('--runner'), token: get('--token') }, async (runner) => {

@@ -65,7 +65,7 @@ export function registerAnalysisCommands(program: Command): void {
           ...(opts.maxNames !== undefined ? { maxNames: wholeNumber('--max-names', opts.maxNames) } : {}),
           ...(opts.maxFiles !== undefined ? { maxFiles: wholeNumber('--max-files', opts.maxFiles) } : {}),
         };
-        const engine = createNodeEngine();
+        const engine = await createNodeEngine();
         const bug = await engine.catalog.bug(bugId);
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode();
@@ -136,7 +136,7 @@ export function registerAnalysisCommands(program: Command): void {
         log: opts.json ? undefined : (m) => (m.endsWith(' — skipped') ? undefined : console.error(m)),
       });
       // what did import is always written and registered, whatever failed
-      const registrationFailures = opts.register ? await registerImported(createNodeEngine(), result.bugs, opts.out) : [];
+      const registrationFailures = opts.register ? await registerImported(await createNodeEngine(), result.bugs, opts.out) : [];
       const failures = [...result.failures, ...registrationFailures];
       if (failures.length) process.exitCode = 1;
       const summary = result.bugs.map((b) => ({

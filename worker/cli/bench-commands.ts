@@ -7,7 +7,7 @@ import { createNodeEngine } from './node-engine.ts';
 
 /** The benchmark subject of a catalogue bug (bundled or registered): its buggy and fixed workspaces from the engine's store. */
 async function registeredSubject(bugId: string): Promise<BenchSubject> {
-  const engine = createNodeEngine();
+  const engine = await createNodeEngine();
   const known = await engine.catalog.bugs();
   const bug = known.find((b) => b.id === bugId);
   const usable = known.filter((b) => b.groundTruth.fixedCommit).map((b) => b.id);
@@ -80,6 +80,17 @@ export function registerBenchCommands(program: Command): void {
       }
       const r = await benchmarkBlame(target.dir, target.file, opts.rev, runs, log);
       if (opts.json) print(true, r, () => '');
+    });
+
+  bench
+    .command('cli-startup')
+    .description('`repairlab --help` against node + the tsx loader on an empty module, interleaved (goal: well under 1 s)')
+    .option('--rounds <n>', 'rounds (medians are reported)', '7')
+    .option('--json', 'print JSON')
+    .action(async (opts: { rounds: string; json?: boolean }) => {
+      const { benchCliStartup, cliStartupText } = await import('../../benchmarks/perf/cli-startup.ts');
+      const r = benchCliStartup(positiveInt('--rounds', opts.rounds));
+      print(!!opts.json, r, () => cliStartupText(r));
     });
 
   bench

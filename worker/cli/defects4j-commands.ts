@@ -28,7 +28,7 @@ export function registerDefects4jCommands(program: Command): void {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
-        const engine = createNodeEngine();
+        const engine = await createNodeEngine();
         const report = await withRunner(opts, (runner) =>
           checkDefects4j({
             projectRepo: opts.projectRepo,

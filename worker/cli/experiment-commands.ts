@@ -8,7 +8,7 @@ import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from '.
 import { print } from './flags.ts';
 
 async function openExperiments(withJava: boolean) {
-  const engine = createNodeEngine();
+  const engine = await createNodeEngine();
   const [{ RunManager }, { Experiments }, { initJavaForNode }] = await Promise.all([import('../run-manager.ts'), import('../experiments/scheduler.ts'), import('../java/node-wasm.ts')]);
   const runs = new RunManager(engine, withJava ? initJavaForNode : async () => undefined);
   return { engine, runs, experiments: new Experiments({ runs, records: engine.platform.records, listBugs: () => engine.listBugs() }) };
@@ -29,7 +29,7 @@ async function readSpecFile(path: string): Promise<unknown> {
 }
 
 /** The report's metrics and statistics on Node: bug metadata from the engine's repositories, tree-sitter Java for AST match. */
-async function nodeAnalyses(engine: ReturnType<typeof createNodeEngine>) {
+async function nodeAnalyses(engine: Awaited<ReturnType<typeof createNodeEngine>>) {
   const [{ reportAnalyses, bugMetaFromWorkspaces }, { loadJavaSyntax }, { nodeJavaWasm }] = await Promise.all([import('../experiments/analyses.ts'), import('../experiments/metrics/index.ts'), import('../java/node-wasm.ts')]);
   return reportAnalyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await nodeJavaWasm()) });
 }

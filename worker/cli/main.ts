@@ -3,7 +3,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { ModelSettings, PatchChoice, RunEvent, ValidationResult } from '../engine-api.ts';
-import { toPublicBug } from '../contracts/bug.ts';
 import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
 import { formatValidation } from './format.ts';
 import { decodeUtf8, oneOf, parseJsonFlag, print, wholeNumber, type FlagText } from './flags.ts';
@@ -82,7 +81,7 @@ program
   .description('list the bundled bugs')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const bugs = await createNodeEngine().listBugs();
+    const bugs = await (await createNodeEngine()).listBugs();
     print(!!opts.json, bugs, () => bugs.map((b) => `${b.id.padEnd(16)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.title}`).join('\n'));
   });
 
@@ -96,7 +95,7 @@ withRunnerFlags(
   .option('--json', 'print JSON')
   .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; json?: boolean }) => {
     const mode = oneOf('--tests', opts.tests, TEST_MODES);
-    const engine = createNodeEngine();
+    const engine = await createNodeEngine();
     const bug = await engine.publicBug(bugId);
     const tests = mode === 'all' ? ({ mode: 'all' } as const) : ({ mode: 'failing-first', tests: bug.failingTests } as const);
     let result: ValidationResult;
@@ -138,7 +137,7 @@ withRunnerWaitFlags(withRunnerFlags(
 ))
   .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
   .action(async (bugId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { preset: string; variant?: string[]; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
-    const engine = createNodeEngine();
+    const engine = await createNodeEngine();
     const model = await modelFromFlags(opts);
     const { parsePriceTable } = await import('../agent/prices.ts');
     const prices = opts.prices ? parsePriceTable(parseJsonFlag(`--prices ${opts.prices}`, await readFlagFile('--prices ', opts.prices), '{"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}}'), `--prices ${opts.prices}`) : undefined;
@@ -189,7 +188,7 @@ program
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
     const { RunManager } = await import('../run-manager.ts');
-    const runs = await new RunManager(createNodeEngine(), async () => undefined).list();
+    const runs = await new RunManager(await createNodeEngine(), async () => undefined).list();
     print(!!opts.json, runs, () =>
       runs.length
         ? runs.map((r) => `${r.runId}  ${r.bugId}  ${r.preset}  ${r.steps} steps  ${r.status}${r.interrupted ? '  (interrupted: repairlab continue ' + r.runId + ' --llm …)' : ''}`).join('\n')
@@ -210,7 +209,7 @@ withRunnerWaitFlags(withRunnerFlags(
     const model = await modelFromFlags(opts);
     const { RunManager } = await import('../run-manager.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
-    const runs = new RunManager(createNodeEngine(), initJavaForNode, runManagerOptions(opts));
+    const runs = new RunManager(await createNodeEngine(), initJavaForNode, runManagerOptions(opts));
     const t = await withRunner(opts, (runner) => runs.continueRun(runId, { model, runner }, (e) => !opts.json && printProgress(e)));
     if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
     print(!!opts.json, t, () => `${t.bug.id} with ${t.config.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\nrun ${t.runId}`);
@@ -253,10 +252,11 @@ withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').descriptio
   .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"toolSettings":{"outputCap":8000}}\'')
   .option('--json', 'print the full ToolResult as JSON')
   .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { preset?: string; variant?: string[]; overrides?: string; json?: boolean }) => {
-    const engine = createNodeEngine();
+    const engine = await createNodeEngine();
     const { strategyForToolkit, strategyTool } = await import('../agent/presets/strategy-tools.ts');
     const { initJavaForNode } = await import('../java/node-wasm.ts');
     const { RunnerClient, runnerValidator } = await import('../runner-client/client.ts');
+    const { toPublicBug } = await import('../contracts/bug.ts');
     // the same strategy a run of this preset and these variants resolves to: its tools and its tool settings
     const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides, '{"toolSettings":{"outputCap":8000}}') : undefined;
     const strategy = strategyForToolkit(toolkitName, { preset: opts.preset, variants: opts.variant, overrides });

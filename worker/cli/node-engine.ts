@@ -1,8 +1,7 @@
 // The CLI's engine: the same Engine as the browser worker, on the Node platform (repositories and records
 // under REPAIRLAB_HOME, default <checkout>/.repairlab), with a runner given by flags/env or started in-process.
 import { fileURLToPath } from 'node:url';
-import { Engine } from '../engine.ts';
-import { createNodePlatform } from '../platform/node.ts';
+import type { Engine } from '../engine.ts';
 import type { RunnerSettings } from '../engine-api.ts';
 
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,7 +11,9 @@ export function repairlabHome(): string {
   return process.env.REPAIRLAB_HOME ?? `${CHECKOUT}.repairlab`;
 }
 
-export function createNodeEngine(): Engine {
+/** Loaded on first use: `repairlab --help` and commands that need no engine start without it (~0.3 s of modules). */
+export async function createNodeEngine(): Promise<Engine> {
+  const [{ Engine }, { createNodePlatform }] = await Promise.all([import('../engine.ts'), import('../platform/node.ts')]);
   return new Engine(createNodePlatform({ root: repairlabHome() }));
 }
 

@@ -28,7 +28,7 @@ export function registerShareCommands(program: Command): void {
     .option('--json', 'print {file, sha256, bytes, cells, runs} as JSON')
     .action(async (id: string, opts: { out?: string; json?: boolean }) => {
       const { collectBundle, writeBundle } = await import('../share/bundle.ts');
-      const content = await collectBundle(createNodeEngine().platform.records, id);
+      const content = await collectBundle((await createNodeEngine()).platform.records, id);
       const { bytes, sha256, name } = await writeBundle(content);
       const file = opts.out ?? name;
       try {
@@ -47,7 +47,7 @@ export function registerShareCommands(program: Command): void {
     .action(async (id: string, opts: { app: string }) => {
       const { ExperimentStore } = await import('../experiments/store.ts');
       const { encodeLink } = await import('../share/link-codec.ts');
-      const record = await new ExperimentStore(createNodeEngine().platform.records).get(id);
+      const record = await new ExperimentStore((await createNodeEngine()).platform.records).get(id);
       if (!record) throw new Error(`there is no experiment ${id} in ${repairlabHome()}/records (list them with \`repairlab experiments\`).`);
       const fragment = await encodeLink({ view: { kind: 'experiment', experiment: id }, experiment: record.spec as never });
       console.log(`${opts.app.split('#')[0]}#${fragment}`);
@@ -72,7 +72,7 @@ export function registerShareCommands(program: Command): void {
     .action(async (file: string, opts: { json?: boolean }) => {
       const verified = await readBundleFile(file);
       const { importBundle } = await import('../share/bundle-import.ts');
-      const r = await importBundle(createNodeEngine().platform.records, verified);
+      const r = await importBundle((await createNodeEngine()).platform.records, verified);
       print(!!opts.json, { sha256: verified.sha256, ...r }, () =>
         r.alreadyPresent
           ? `experiment ${r.experimentId} is here already with this content (bundle ${verified.sha256.slice(0, 16)}…)`
