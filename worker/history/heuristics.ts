@@ -107,6 +107,8 @@ export interface FunctionPair {
   className?: string;
   /** '' when the function did not exist before the commit (or the file did not) */
   before: string;
+  /** false when the blamed file did not exist before the commit (the commit added it) */
+  fileExistedBefore: boolean;
   after: string;
   /** the blamed line whose function this is: the primary one, or (when that sits in no function) the next that does */
   line: BlamedTarget & { commit: BlameCommit };
@@ -178,7 +180,7 @@ export async function fnPair(session: RepoSession, bug: BugSpec, extraction: His
     before = (after && candidates.find((m) => m.signature === after.signature)) ?? first;
   }
   const cap = (m?: MethodSource) => (m?.textWithDoc ?? '').slice(0, settings.maxFunctionChars);
-  return { name: methodName, className, before: cap(before), after: cap(after), line: p };
+  return { name: methodName, className, before: cap(before), fileExistedBefore: beforeSource !== undefined, after: cap(after), line: p };
 }
 
 /** fl_diff: the blame commit's diff (against its first parent) of the blamed file, capped. */
@@ -223,6 +225,13 @@ function emptyReason(extraction: HistoryExtraction, heuristic: HistoryHeuristic)
   return `the blame commit's ${heuristic === 'fl_diff' ? 'diff of the blamed file' : 'changed program files'} came out empty`;
 }
 
+/** fn_pair's "before" half: the function's earlier text, or — when it had none — that the commit added it (never an empty block). */
+function fnPairBefore(pair: FunctionPair): string {
+  if (pair.before) return `The enclosing function ${pair.name} before this commit:\n\`\`\`java\n${pair.before}\n\`\`\`\n\nand after it:\n`;
+  const added = pair.fileExistedBefore ? 'this commit added the function' : `this commit added the file ${pair.line.blame.path}`;
+  return `The enclosing function ${pair.name} did not exist before this commit (${added}). After it:\n`;
+}
+
 /** The history section for one heuristic: extraction + heuristic + header. */
 export async function historyContext(
   session: RepoSession,
@@ -245,7 +254,7 @@ export async function historyContext(
     const pair = await fnPair(session, bug, extraction, settings);
     if (pair) {
       header = historyHeader(extraction, pair.line);
-      body = `The enclosing function ${pair.name} before this commit:\n\`\`\`java\n${pair.before}\n\`\`\`\n\nand after it:\n\`\`\`java\n${pair.after}\n\`\`\`\n`;
+      body = `${fnPairBefore(pair)}\`\`\`java\n${pair.after}\n\`\`\`\n`;
     }
   } else {
     const diff = await flDiff(session, extraction, settings);

@@ -75,7 +75,7 @@ describe('HAFix history extractor and heuristics on the demo bugs', () => {
     work = tempDir('heuristics');
     store = new RepoStore(platform());
     await initJavaForNode();
-    for (const id of ['textkit-1', 'textkit-2', 'csvkit-3', 'numkit-4']) {
+    for (const id of ['textkit-1', 'textkit-2', 'csvkit-3', 'numkit-4', 'collectkit-1']) {
       const bug = JSON.parse(new TextDecoder().decode(await platform().loadAsset(`benchmarks/bugs/${id}.json`))) as BugSpec;
       bugs.set(id, bug);
       if (!sessions.has(bug.repoId)) {
@@ -119,6 +119,20 @@ describe('HAFix history extractor and heuristics on the demo bugs', () => {
     expect(pair?.after).toBe(TEXTKIT1_AFTER);
     const capped = await fnPair(session, bug, extraction, { maxFiles: 50, maxNames: 600, maxFunctionChars: 40, maxDiffChars: 3000 });
     expect(capped?.after).toBe(TEXTKIT1_AFTER.slice(0, 40));
+  });
+
+  // collectkit-1's line was blamed to 0a7d98c, which added overlaps() to an existing IntRange.java; csvkit-3's to
+  // d6e091f, which added CsvParser.java itself (git show --stat). fn_pair says so instead of an empty "before" block.
+  it('fn_pair says the commit added the function, or its file, when there is no "before"', async () => {
+    for (const [bugId, said] of [
+      ['collectkit-1', 'The enclosing function overlaps did not exist before this commit (this commit added the function). After it:\n```java\n'],
+      ['csvkit-3', 'The enclosing function parseLine did not exist before this commit (this commit added the file src/main/java/org/repairlab/csv/CsvParser.java). After it:\n```java\n'],
+    ] as const) {
+      const { bug, session } = ctx(bugId);
+      const { text } = await historyContext(session, bug, 'fn_pair');
+      expect(text).toContain(said);
+      expect(text).not.toContain('```java\n\n```');
+    }
   });
 
   it('fl_diff is the commit\'s diff of the blamed file, as git show prints it, capped', async () => {
