@@ -177,7 +177,19 @@ export const Trajectory = z.object({
   /** every time the runner was unavailable during the run, in order (absent: never) */
   runnerOutages: z.array(RunnerOutage).optional(),
   outcome: Outcome.optional(),
-  /** set when the record was converted from another tool's trajectory file (for viewing only) */
+  /**
+   * set on a fork (worker/agent/fork.ts): the run whose first `step` steps this one replayed from the record before its
+   * own model took over. `promptDiverged`: the first replayed step whose prompt differed from the parent's (a strategy
+   * edit that touched it); the recorded reply was used there all the same.
+   */
+  forkOf: z
+    .object({
+      runId: z.string(),
+      step: z.number().int().positive(),
+      promptDiverged: z.object({ step: z.number().int().positive(), message: z.string() }).optional(),
+    })
+    .optional(),
+  /** set when the record was converted from another tool's trajectory file (stored as a run: worker/api/trajectory-import.ts) */
   imported: z.object({ format: z.enum(['mini-swe-agent', 'swe-agent']), file: z.string(), info: z.record(z.string(), z.unknown()) }).optional(),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
