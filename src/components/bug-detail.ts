@@ -4,11 +4,24 @@ import { renderMarkdown } from './markdown.ts';
 import type { BugView } from '../../worker/engine-api.ts';
 import { panelStyles } from './shared-styles.ts';
 import './code-excerpt.ts';
+import './history-explorer/history-explorer.ts';
 
 /** One bug: its report, failing tests (with their source) and the fault-localized code. Never the ground truth. */
 export class RlBugDetail extends LitElement {
-  static override properties = { view: { attribute: false } };
+  static override properties = { view: { attribute: false }, historyOpen: { state: true } };
   declare view: BugView | undefined;
+  /** the History explorer is shown (closed again when another bug is opened) */
+  declare historyOpen: boolean;
+
+  constructor() {
+    super();
+    this.historyOpen = false;
+  }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    const before = changed.get('view') as BugView | undefined;
+    if (changed.has('view') && before && before.bug.id !== this.view?.bug.id) this.historyOpen = false;
+  }
 
   static override styles = [
     panelStyles,
@@ -19,6 +32,7 @@ export class RlBugDetail extends LitElement {
       .report img { max-width: 100%; }
       ul { padding-left: 1.2rem; }
       code { overflow-wrap: anywhere; }
+      .history-toggle { margin-top: 0.6rem; }
     `,
   ];
 
@@ -33,6 +47,8 @@ export class RlBugDetail extends LitElement {
         <span class="tag">${bug.blameable ? 'blameable' : 'blameless'}</span>
         ${bug.defectKinds.map((k) => html`<span class="tag">${k}</span>`)}
       </div>
+      <button class="history-toggle" aria-expanded=${this.historyOpen} @click=${() => (this.historyOpen = !this.historyOpen)}>History</button>
+      ${this.historyOpen ? html`<rl-history-explorer .bugId=${bug.id}></rl-history-explorer>` : ''}
       <h3>Bug report</h3>
       <!-- sanitised by renderMarkdown (DOMPurify): no script or event handler survives -->
       <div class="report" data-testid="bug-report">${unsafeHTML(renderMarkdown(bug.report.body))}</div>

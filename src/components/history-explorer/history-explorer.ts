@@ -1,0 +1,133 @@
+import { LitElement, css, html } from 'lit';
+import type { BugFileBlame } from '../../../worker/api/history-explorer.ts';
+import type { CommitDetails } from '../../../worker/api/commit-details.ts';
+import { getEngine } from '../../engine-client.ts';
+import { panelStyles } from '../shared-styles.ts';
+import type { OpenCommitDetail, RlBlameView } from './blame-view.ts';
+import type { RlCommitPanel } from './commit-panel.ts';
+import './blame-view.ts';
+import './commit-panel.ts';
+import './history-sections.ts';
+
+// stable arrays, so a re-render does not look like a change of mode to the sections
+const PAPER: string[] = [];
+const RELEASED_CODE = ['code'];
+
+/**
+ * A bug's history as HAFixAgent reads it: a fault-localized file blamed at the bug's history base (computed in the
+ * engine worker from the stored repository), a commit's message and diff opened from the gutter, and the three
+ * history sections exactly as a run's prompt gets them.
+ */
+export class RlHistoryExplorer extends LitElement {
+  static override properties = {
+    bugId: {},
+    blame: { state: true },
+    loading: { state: true },
+    error: { state: true },
+    commit: { state: true },
+    commitError: { state: true },
+    released: { state: true },
+  };
+  declare bugId: string;
+  declare blame: BugFileBlame | undefined;
+  declare loading: boolean;
+  declare error: string | undefined;
+  declare commit: CommitDetails | undefined;
+  declare commitError: string | undefined;
+  /** sections as the released code computes them (one blamed line) instead of the paper's union */
+  declare released: boolean;
+  private request = 0;
+
+  static override styles = [
+    panelStyles,
+    css`
+      :host { min-width: 0; }
+      .explorer { border-top: 1px solid var(--line); margin-top: 0.8rem; padding-top: 0.4rem; min-width: 0; }
+      .controls { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: end; }
+      .controls label { margin: 0.2rem 0; min-width: 0; max-width: 100%; }
+      .controls select { max-width: 100%; }
+      .rev { font-size: 0.8rem; color: var(--muted); overflow-wrap: anywhere; }
+      .check { display: flex; gap: 0.4rem; align-items: center; }
+      code { overflow-wrap: anywhere; }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.bugId = '';
+    this.loading = false;
+    this.released = false;
+  }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('bugId') && this.bugId) void this.load();
+  }
+
+  private async load(file?: string) {
+    const request = ++this.request;
+    this.loading = true;
+    this.error = undefined;
+    this.commit = undefined;
+    this.commitError = undefined;
+    try {
+      const blame = await getEngine().blameBugFile(this.bugId, file);
+      if (request === this.request) this.blame = blame;
+    } catch (e) {
+      if (request === this.request) this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      if (request === this.request) this.loading = false;
+    }
+  }
+
+  private async openCommit(e: CustomEvent<OpenCommitDetail>) {
+    if (!this.blame) return;
+    this.commitError = undefined;
+    try {
+      this.commit = await getEngine().commitDetails(this.blame.repoId, e.detail.oid, e.detail.path);
+      await this.renderRoot.querySelector<RlCommitPanel>('rl-commit-panel')?.focusHeading();
+    } catch (err) {
+      this.commitError = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  private closeCommit() {
+    const oid = this.commit?.oid;
+    this.commit = undefined;
+    // back to where the keyboard user came from: the commit's first gutter button on this page
+    const view = this.renderRoot.querySelector<RlBlameView>('rl-blame-view');
+    void view?.updateComplete.then(() => view.renderRoot.querySelector<HTMLElement>(`.row[data-commit="${oid}"] button.gutter`)?.focus());
+  }
+
+  override render() {
+    const b = this.blame;
+    return html`<div class="explorer" data-testid="history-explorer">
+      <h3>History</h3>
+      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : ''}
+      ${b
+        ? html`<div class="controls">
+              <label>File (fault-localized)
+                <select name="history-file" ?disabled=${this.loading} @change=${(e: Event) => void this.load((e.target as HTMLSelectElement).value)}>
+                  ${b.files.map((f) => html`<option value=${f} ?selected=${f === b.file}>${f}</option>`)}
+                </select>
+              </label>
+            </div>
+            <div class="rev" data-testid="history-revision" data-revision=${b.revision}>
+              Blamed at <code>${b.revision.slice(0, 12)}</code>${b.revision === b.buggyCommit
+                ? ' (the buggy commit)'
+                : html` (the original revision the reconstructed buggy commit <code>${b.buggyCommit.slice(0, 12)}</code> stands on)`}
+              — the revision HAFixAgent's history reads. Highlighted: fault-localized lines. Click a commit (or press Enter on it) to see its message and diff.
+            </div>
+            <rl-blame-view .blame=${b} .selected=${this.commit?.oid} @open-commit=${(e: CustomEvent<OpenCommitDetail>) => void this.openCommit(e)}></rl-blame-view>`
+        : this.loading
+          ? html`<div class="muted" role="status">Blaming…</div>`
+          : ''}
+      ${this.commitError ? html`<div class="error" role="alert">${this.commitError}</div>` : ''}
+      <rl-commit-panel .details=${this.commit} @close=${() => this.closeCommit()}></rl-commit-panel>
+      <h3>HAFixAgent's history sections</h3>
+      <label class="check"><input type="checkbox" name="history-released" .checked=${this.released} @change=${(e: Event) => (this.released = (e.target as HTMLInputElement).checked)} />
+        released code (variant <code>code</code>: one blamed line) instead of the paper's union of blamed commits</label>
+      <rl-history-sections .bugId=${this.bugId} .variants=${this.released ? RELEASED_CODE : PAPER}></rl-history-sections>
+    </div>`;
+  }
+}
+customElements.define('rl-history-explorer', RlHistoryExplorer);
