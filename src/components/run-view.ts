@@ -8,6 +8,8 @@ import type { Outcome, TrajStep } from '../../worker/contracts/trajectory.ts';
 import './step-card.ts';
 import './diff-view.ts';
 import { renderSavedVariantPicker } from './strategy-editor/saved-variant-picker.ts';
+import type { StrategyOutline } from '../../worker/engine-api.ts';
+import { renderClassroomDiagram, renderPresenter, renderTurnForm } from './classroom/run-classroom.ts';
 
 const OUTCOME_TEXT: Record<Outcome['status'], string> = {
   plausible: 'plausible patch — all tests pass',
@@ -59,6 +61,8 @@ export class RlRunView extends LitElement {
     paused: { state: true },
     interrupted: { state: true },
     checkedFor: { state: true },
+    outline: { state: true },
+    presenter: { state: true },
   };
   declare bugId: string | undefined;
   declare presets: PresetChoice[];
@@ -81,7 +85,11 @@ export class RlRunView extends LitElement {
   declare error: string | undefined;
   /** the runner is away and the run waits for it (worker/agent/runner-outage.ts) */
   declare runnerWait: Extract<RunEvent, { type: 'runner-waiting' }> | undefined;
-  declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
+  declare humanPrompt: { step: number; messages: { role: string; content: string }[]; state?: string } | undefined;
+  /** the running strategy's states, tools and reply format (classroom: diagram and reply form) */
+  declare outline: StrategyOutline | undefined;
+  /** the presenter layout is open (classroom/presenter-layout.ts) */
+  declare presenter: boolean;
   declare streaming: string;
   declare paused: boolean;
   /** this bug's saved runs that a reload or crash stopped: they can be continued */
@@ -101,6 +109,7 @@ export class RlRunView extends LitElement {
     this.streaming = '';
     this.paused = false;
     this.interrupted = [];
+    this.presenter = false;
   }
 
   override updated(changed: Map<string, unknown>) {
@@ -123,7 +132,7 @@ export class RlRunView extends LitElement {
   static override styles = [
     panelStyles,
     css`
-      .controls { display: flex; gap: 0.5rem; align-items: center; margin-bottom: 0.6rem; }
+      .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-bottom: 0.6rem; }
       .controls select { width: auto; }
       .outcome { margin-top: 0.8rem; }
       .choices { display: grid; gap: 0.4rem; margin-bottom: 0.6rem; }
@@ -138,6 +147,7 @@ export class RlRunView extends LitElement {
     switch (e.type) {
       case 'run-started':
         this.runId = e.runId;
+        this.outline = e.outline;
         this.trajectory = { index: e.trajectory, count: e.trajectories };
         if (e.trajectory > 0 && e.stepsBefore === 0) this.steps = [];
         break;
@@ -149,7 +159,7 @@ export class RlRunView extends LitElement {
         this.steps = [...this.steps, e.step as TrajStep];
         break;
       case 'human-turn':
-        this.humanPrompt = { step: e.step, messages: e.messages };
+        this.humanPrompt = { step: e.step, messages: e.messages, ...(e.state ? { state: e.state } : {}) };
         break;
       case 'run-finished':
         // a stop cancels the person's turn: its reply panel must not outlive the run
@@ -238,6 +248,7 @@ export class RlRunView extends LitElement {
     this.humanPrompt = undefined;
     this.runnerWait = undefined;
     this.runId = undefined;
+    this.outline = undefined;
   }
 
   /** Continues an interrupted run with the current model and runner settings; its saved steps are shown first. */
@@ -293,10 +304,26 @@ export class RlRunView extends LitElement {
 
   private async sendHumanReply() {
     const box = this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name=human-reply]');
-    if (!box || !this.runId) return;
-    const text = box.value;
+    if (box) await this.submitReply(box.value);
+  }
+
+  /** the person's reply, typed or composed by the reply form: the same text makes the same step */
+  private submitReply = async (text: string) => {
+    if (!this.runId) return;
     this.humanPrompt = undefined;
     await getEngine().submitHumanReply(this.runId, text);
+  };
+
+  private renderHumanTurn(p: NonNullable<RlRunView['humanPrompt']>) {
+    return html`<div class="panel" data-testid="human-turn">
+      <h3>You are the model — step ${p.step + 1}${p.state ? html` · state <i>${p.state}</i>` : ''}</h3>
+      ${this.presenter
+        ? html`${renderTurnForm(this.outline, p, this.submitReply)}<details><summary>The prompt (${p.messages.length} messages)</summary>${p.messages.map((m) => html`<div class="muted">${m.role}</div><pre>${m.content}</pre>`)}</details>`
+        : html`${p.messages.map((m) => html`<div class="muted">${m.role}</div><pre>${m.content}</pre>`)}${renderTurnForm(this.outline, p, this.submitReply)}`}
+      <h3>…or type the reply</h3>
+      <textarea name="human-reply" placeholder="Type the model's reply"></textarea>
+      <button class="primary" name="send-reply" @click=${this.sendHumanReply}>Send reply</button>
+    </div>`;
   }
 
   private renderChoices() {
@@ -329,6 +356,7 @@ export class RlRunView extends LitElement {
         <button name="step" ?disabled=${!this.running || !this.paused} @click=${() => this.control('step')}>Step</button>
         <button name="resume" ?disabled=${!this.running || !this.paused} @click=${() => this.control('resume')}>Resume</button>
         <button name="stop" ?disabled=${!this.running} @click=${this.stop}>Stop</button>
+        <button name="presenter" aria-pressed=${this.presenter ? 'true' : 'false'} @click=${() => (this.presenter = true)}>Presenter layout</button>
         ${this.running ? html`<span class="muted" data-testid="running">running…</span>` : ''}
       </div>
       ${this.renderChoices()}
@@ -344,16 +372,11 @@ export class RlRunView extends LitElement {
         ? html`<div class="muted" data-testid="trajectory-progress">Trajectory ${this.trajectory.index + 1} of ${this.trajectory.count} ·
             ${this.finished.filter((f) => f.outcome.status === 'plausible').length} of ${this.finished.length} finished ones plausible</div>`
         : ''}
+      ${this.presenter ? '' : renderClassroomDiagram(this.outline, this.steps, this.humanPrompt)}
       ${this.steps.map((s) => html`<rl-step-card .step=${s}></rl-step-card>`)}
       ${this.streaming ? html`<pre class="muted" data-testid="streaming">${this.streaming}</pre>` : ''}
-      ${this.humanPrompt
-        ? html`<div class="panel" data-testid="human-turn">
-            <h3>You are the model — step ${this.humanPrompt.step + 1}</h3>
-            ${this.humanPrompt.messages.map((m) => html`<div class="muted">${m.role}</div><pre>${m.content}</pre>`)}
-            <textarea name="human-reply" placeholder="Type the model's reply"></textarea>
-            <button class="primary" name="send-reply" @click=${this.sendHumanReply}>Send reply</button>
-          </div>`
-        : ''}
+      ${this.humanPrompt && !this.presenter ? this.renderHumanTurn(this.humanPrompt) : ''}
+      ${this.presenter ? renderPresenter(this, this.outline, this.steps, this.humanPrompt, (p) => this.renderHumanTurn(p)) : ''}
       ${this.runnerWait
         ? html`<div class="error" role="status" data-testid="runner-waiting">Waiting for the runner (attempt ${this.runnerWait.attempt} of ${this.runnerWait.maxRetries + 1}, next try in ${Math.round(this.runnerWait.retryInMs / 1000)} s):
             ${this.runnerWait.error} — the model is not told; the run goes on when the runner answers, or Stop ends it.</div>`

@@ -17,6 +17,7 @@ import { renderSettingsForm, renderStatesForm, renderToolTable, type Edit } from
 import './code-field.ts';
 import './prompt-preview.ts';
 import '../diff-view.ts';
+import { renderDraftDiagram } from '../classroom/draft-diagram.ts';
 
 type Draft = Record<string, unknown>;
 type Section = 'prompts' | 'states' | 'tools' | 'settings' | 'json';
@@ -278,6 +279,7 @@ export class RlStrategyEditor extends LitElement {
               <h3>Prompt preview</h3>
               <label>State <select name="preview-state" @change=${(e: Event) => (this.previewState = (e.target as HTMLSelectElement).value)}>
                 ${states.map((s) => html`<option value=${s} ?selected=${s === (this.previewState ?? this.draft!.startState)}>${s}</option>`)}</select></label>
+              ${renderDraftDiagram(this.draft, this.previewState)}
               <rl-prompt-preview .bugId=${this.bugId} .preset=${this.preset} .overrides=${overrides} .state=${this.previewState}></rl-prompt-preview>
             </section>
           </div>`

@@ -1,0 +1,56 @@
+// What the classroom reads from a run's events, on a real RepairAgent run (Node engine, the real runner for its
+// startup run_tests) that a person plays through the RunManager: 'run-started' carries the strategy's outline (states,
+// transitions, tools with their arguments, reply format), and each 'human-turn' names the state it is in — so the form
+// offers that state's tools and the diagram lights it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Engine } from '../../../worker/engine.ts';
+import { createNodePlatform } from '../../../worker/platform/node.ts';
+import { RunManager } from '../../../worker/run-manager.ts';
+import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { startRunner } from '../../../runner/src/index.ts';
+import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { strategyOutline } from '../../../worker/api/strategy-outline.ts';
+import type { RunEvent } from '../../../worker/engine-api.ts';
+import { argsFromFields, composeReply, toolsAllowedIn } from '../../../src/components/classroom/compose-reply.ts';
+
+const home = mkdtempSync(join(tmpdir(), 'repairlab-classroom-'));
+let runner: Awaited<ReturnType<typeof startRunner>>;
+
+beforeAll(async () => {
+  runner = await startRunner({ port: 0 });
+});
+afterAll(async () => {
+  await runner?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+it("a person's RepairAgent turns name their state; the run starts with the strategy's outline", async () => {
+  const runs = new RunManager(new Engine(createNodePlatform({ root: home })), initJavaForNode);
+  const events: RunEvent[] = [];
+  let answered = 0;
+  const done = runs.start({ bugId: 'textkit-1', preset: 'repairagent', model: { kind: 'human' }, runner: { url: runner.url, token: runner.token } }, (e) => {
+    events.push(e);
+    if (e.type !== 'human-turn') return;
+    const outline = events.find((x) => x.type === 'run-started')!.outline!;
+    if (answered++ === 0) {
+      // the first turn: answered with the form's express_hypothesis, one of the start state's tools
+      const tool = toolsAllowedIn(outline, e.state).find((t) => t.name === 'express_hypothesis')!;
+      const text = composeReply(outline.format, { tool, args: argsFromFields(tool, { hypothesis: 'the early return uses < where <= is meant' }), thought: 'the limit itself fits' });
+      void runs.submitHumanReply(e.runId, text);
+    } else void runs.stop(e.runId);
+  });
+  const [trajectory] = await done;
+
+  const started = events.find((e) => e.type === 'run-started');
+  expect(started?.type === 'run-started' && started.outline).toEqual(strategyOutline(resolveStrategy('repairagent')));
+  const turns = events.filter((e) => e.type === 'human-turn');
+  expect(turns.map((t) => t.type === 'human-turn' && [t.step, t.state])).toEqual([
+    [0, 'collect information to understand the bug'],
+    [1, 'collect information to fix the bug'],
+  ]);
+  expect(trajectory!.steps[0]!.parsed?.command).toEqual({ name: 'express_hypothesis', args: { hypothesis: 'the early return uses < where <= is meant' } });
+  expect(trajectory!.steps[0]!.stateAfter).toBe('collect information to fix the bug');
+});
