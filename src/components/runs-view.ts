@@ -24,8 +24,8 @@ export class RlRunsView extends LitElement {
   };
   declare runs: RunSummary[];
   declare open: Trajectory | undefined;
-  /** the open trajectory came from a file: its name and format (shown, not stored) */
-  declare imported: { file: string; format: string } | undefined;
+  /** the open trajectory came from a file: its name and format, and whether it was stored as a run */
+  declare imported: { file: string; format: string; stored: boolean } | undefined;
   declare error: string | undefined;
   declare sort: RunSort;
   declare filter: RunFilter;
@@ -130,16 +130,17 @@ export class RlRunsView extends LitElement {
     }
   }
 
-  /** Opens a trajectory file (RepairLab, mini-swe-agent or SWE-agent) for viewing; a file that is none names itself. */
+  /** Imports a trajectory file (RepairLab, mini-swe-agent or SWE-agent) as a stored run and opens it; a file that is none names itself. */
   private async importFile(e: Event) {
     const input = e.target as HTMLInputElement;
     const file = input.files?.[0];
     if (!file) return;
     this.error = undefined;
     try {
-      const { format, trajectory } = await getEngine().importTrajectory(await file.text(), file.name);
+      const { format, trajectory, stored } = await getEngine().importTrajectoryRun(await file.text(), file.name);
       this.open = trajectory;
-      this.imported = { file: file.name, format };
+      this.imported = { file: file.name, format, stored };
+      await this.refresh();
     } catch (err) {
       this.error = err instanceof Error ? err.message : String(err);
     } finally {
@@ -213,7 +214,7 @@ export class RlRunsView extends LitElement {
   override render() {
     return html`<div class="panel">
       <h2>Runs</h2>
-      <label>Open a trajectory file (RepairLab, mini-swe-agent or SWE-agent) to view it
+      <label>Import a trajectory file (RepairLab, mini-swe-agent or SWE-agent): it is stored as a run
         <input type="file" name="import-trajectory" accept=".json,.traj,application/json" @change=${this.importFile} /></label>
       ${this.error ? html`<div class="error" data-testid="runs-error">${this.error}</div>` : ''}
       ${this.runs.length === 0 ? html`<p class="muted">No runs yet.</p>` : html`${this.renderFilters()}${this.renderTable()}`}
@@ -228,10 +229,10 @@ export class RlRunsView extends LitElement {
         ? html`<h3>${this.open.bug.id} · ${this.open.config.preset}${this.open.config.variants.length ? ` (${this.open.config.variants.join(', ')})` : ''}
               · ${String(this.open.config.model.model ?? this.open.config.providerId)} · ${this.open.runId}
               <button name="export" @click=${this.export}>Export trajectory</button>
-              ${this.imported ? '' : html`<button name="export-cassette" @click=${this.exportCassette}>Export as cassette (to replay)</button>`}</h3>
+              ${this.imported || this.open.imported ? '' : html`<button name="export-cassette" @click=${this.exportCassette}>Export as cassette (to replay)</button>`}</h3>
             ${Object.keys(this.open.config.overrides).length ? html`<div class="muted" data-testid="open-overrides">Overrides: ${configSummary({ variants: [], overrides: this.open.config.overrides })}</div>` : ''}
-            ${this.imported ? html`<p class="muted" data-testid="imported-note">Opened from ${this.imported.file} (${this.imported.format} format), for viewing: it is not stored.</p>` : ''}
-            <rl-trajectory-viewer .trajectory=${this.open}></rl-trajectory-viewer>
+            ${this.imported ? html`<p class="muted" data-testid="imported-note">${this.imported.stored ? `Imported from ${this.imported.file} (${this.imported.format} format) and stored as a run.` : `Opened from ${this.imported.file} (${this.imported.format} format): run ${this.open.runId} is stored already and was left as it is.`}</p>` : ''}
+            <rl-trajectory-viewer .trajectory=${this.open} @fork-finished=${() => this.refresh()}></rl-trajectory-viewer>
             ${this.open.outcome ? html`<h3>Final patch (${this.open.outcome.status})</h3><rl-diff-view .diff=${this.open.outcome.finalPatch}></rl-diff-view>` : ''}`
         : ''}
     </div>`;

@@ -1,5 +1,6 @@
-// Trajectory files in the Runs view: a mini-swe-agent file opens for viewing (not stored), a file that is no
-// trajectory is refused with a message naming it.
+// Trajectory files in the Runs view: a mini-swe-agent file is imported AND stored as a run (it is listed, survives a
+// reload, opens again from the list and compares with another imported run), a file that is no trajectory is refused
+// with a message naming it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { test, expect } from '@playwright/test';
 import { appUrl } from './helpers.ts';
 import { MINI_SWE_AGENT_SAMPLE } from '../helpers/trajectory-samples.ts';
 
-test('a mini-swe-agent trajectory file opens in the Runs view; another file is named and refused', async ({ page }) => {
+test('a mini-swe-agent trajectory file is stored as a run and listed after a reload; another file is named and refused', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'repairlab-e2e-traj-'));
   const mini = join(dir, 'django-1.traj.json');
   writeFileSync(mini, JSON.stringify(MINI_SWE_AGENT_SAMPLE));
@@ -18,11 +19,36 @@ test('a mini-swe-agent trajectory file opens in the Runs view; another file is n
   await page.getByRole('button', { name: 'Runs' }).click();
   const input = page.locator('input[name="import-trajectory"]');
   await input.setInputFiles(mini);
-  await expect(page.getByTestId('imported-note')).toContainText('django-1.traj.json (mini-swe-agent format)');
+  await expect(page.getByTestId('imported-note')).toContainText('Imported from django-1.traj.json (mini-swe-agent format) and stored as a run.');
   await expect(page.getByTestId('step-nav').locator('li')).toHaveCount(2);
   await expect(page.getByTestId('step').first()).toContainText('ls -la');
-  // viewing only: the list of saved runs stays empty
-  await expect(page.locator('tr.run')).toHaveCount(0);
+  await expect(page.locator('tr.run')).toHaveCount(1);
+  // stored: after a reload it is still in the Runs list, marked by its source format, and opens from there
+  await page.reload();
+  await page.getByRole('button', { name: 'Runs' }).click();
+  const row = page.locator('tr.run');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('imported:mini-swe-agent');
+  await row.click();
+  await expect(page.getByTestId('step-nav').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('step').first()).toContainText('ls -la');
+  // its prompts are not RepairLab's: it cannot replay as a cassette
+  await expect(page.getByRole('button', { name: 'Export as cassette (to replay)' })).toHaveCount(0);
+  // importing the same file again is the same run, not a second one
+  await input.setInputFiles(mini);
+  await expect(page.getByTestId('imported-note')).toBeVisible();
+  await expect(page.locator('tr.run')).toHaveCount(1);
+  // another agent's try at the same task (its second reply differs) is a second run; the two compare step by step
+  const other = join(dir, 'django-1.other.traj.json');
+  const messages = MINI_SWE_AGENT_SAMPLE.messages.map((m, i) => (i === 4 ? { ...m, content: 'THOUGHT: read it\n```bash\ncat setup.py\n```' } : m));
+  writeFileSync(other, JSON.stringify({ ...MINI_SWE_AGENT_SAMPLE, messages }));
+  await input.setInputFiles(other);
+  await expect(page.locator('tr.run')).toHaveCount(2);
+  for (const box of await page.locator('input[name="select-run"]').all()) await box.check();
+  await page.locator('button[name="compare"]').click();
+  const compare = page.getByTestId('run-compare');
+  await expect(compare.getByTestId('compare-row')).toHaveCount(2);
+  await expect(compare.locator('[data-testid="compare-row"][data-step="1"]')).toContainText('cat setup.py');
 
   await input.setInputFiles(notes);
   await expect(page.getByTestId('runs-error')).toContainText('notes.json is JSON but not a trajectory RepairLab knows');

@@ -1,6 +1,6 @@
 // Trajectory files: export a RepairLab trajectory, import one back, and convert mini-swe-agent
-// (.traj.json) and SWE-agent (.traj) files into RepairLab's shape for the viewer. Converted records are
-// marked `imported` and their outcome is 'unknown' (RepairLab did not validate their patch).
+// (.traj.json) and SWE-agent (.traj) files into RepairLab's shape (worker/api/trajectory-import.ts stores them as
+// runs). Converted records are marked `imported` and their outcome is 'unknown' (RepairLab did not validate their patch).
 import { parseTrajectory, TRAJECTORY_SCHEMA_VERSION, Trajectory, type TrajStep } from '../contracts/trajectory.ts';
 import type { ChatMessage } from '../contracts/llm.ts';
 import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';

@@ -34,6 +34,22 @@ async function nodeAnalyses(engine: Awaited<ReturnType<typeof createNodeEngine>>
   return reportAnalyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await nodeJavaWasm()) });
 }
 
+/** An experiment's record and report, as `report` and `export` read them. */
+async function loadReport(id: string) {
+  const { experiments, engine } = await openExperiments(false);
+  const [{ parseExperimentSpec }, { buildReport }, { loadTrajectory }] = await Promise.all([import('../contracts/experiment.ts'), import('../experiments/report.ts'), import('../agent/persistence.ts')]);
+  const record = await experiments.get(id);
+  const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
+  const cells = [...(await experiments.store.cells(id)).values()];
+  const trajectory = (runId: string) => loadTrajectory(engine.platform.records, runId);
+  return { record, report: await buildReport(record, spec, cells, trajectory, await nodeAnalyses(engine)), trajectory };
+}
+
+async function writeOut(text: string, out: string | undefined): Promise<void> {
+  if (out) await writeFile(out, text);
+  else process.stdout.write(text);
+}
+
 const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
 export function registerExperimentCommands(program: Command): void {
@@ -114,42 +130,38 @@ export function registerExperimentCommands(program: Command): void {
     .option('--csv', 'print CSV: one table, chosen with --table')
     .option('--table <name>', 'with --csv: variants (default), cells (one row per cell), summary (per variant and category), plausibility, table5', 'variants')
     .option('--md', 'print Markdown tables')
-    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean; table: string }) => {
-      const formats = (['json', 'csv', 'md'] as const).filter((f) => opts[f]);
+    .option('--html', 'one self-contained HTML file (tables, charts, every run; opens offline from file://; docs/formats/report.md)')
+    .option('--out <file>', 'write there instead of stdout')
+    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean; html?: boolean; table: string; out?: string }) => {
+      const formats = (['json', 'csv', 'md', 'html'] as const).filter((f) => opts[f]);
       if (formats.length > 1) throw new Error(`${formats.map((f) => `--${f}`).join(' and ')}: choose one output format.`);
       const { CSV_TABLES } = await import('../experiments/report.ts');
       const table = CSV_TABLES.find((t) => t === opts.table);
       if (!table) throw new Error(`--table ${opts.table}: not a table; use one of ${CSV_TABLES.join(', ')}.`);
-      const { experiments, engine } = await openExperiments(false);
-      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
-      const { buildReport, reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
-      const { loadTrajectory } = await import('../agent/persistence.ts');
-      const record = await experiments.get(id);
-      const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
-      const cells = [...(await experiments.store.cells(id)).values()];
-      const report = await buildReport(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId), await nodeAnalyses(engine));
-      if (opts.csv) process.stdout.write(reportCsv(report, table));
-      else if (opts.md) process.stdout.write(reportMarkdown(report));
-      else print(!!opts.json, report, () => reportText(report));
+      const { record, report, trajectory } = await loadReport(id);
+      const { reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
+      let text: string;
+      if (opts.html) text = (await (await import('../api/report-files.ts')).experimentFile({ experiment: record, report, trajectory }, 'html')).text;
+      else if (opts.csv) text = reportCsv(report, table);
+      else if (opts.md) text = reportMarkdown(report);
+      else text = opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportText(report)}\n`;
+      await writeOut(text, opts.out);
     });
 
   experiment
     .command('export <id>')
-    .description('export an experiment: --preds writes SWE-bench-style predictions (JSON Lines: instance_id, model_name_or_path, model_patch)')
+    .description('export an experiment: SWE-bench-style predictions (JSON Lines: instance_id, model_name_or_path, model_patch), CSV per cell or per bug, or the report as JSON (docs/formats/report.md)')
     .option('--preds', 'predictions, one line per cell that ran')
+    .option('--csv <table>', "'cells' (one row per cell: outcome, cost, tokens, steps …) or 'bugs' (plausible samples per bug and variant)")
+    .option('--json', 'the report as JSON')
     .option('--out <file>', 'write there instead of stdout')
-    .action(async (id: string, opts: { preds?: boolean; out?: string }) => {
-      if (!opts.preds) throw new Error('experiment export: say what to export: --preds (SWE-bench-style predictions).');
-      const { experiments, engine } = await openExperiments(false);
-      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
-      const { predictions } = await import('../experiments/report.ts');
-      const { loadTrajectory } = await import('../agent/persistence.ts');
-      const record = await experiments.get(id);
-      const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
-      const cells = [...(await experiments.store.cells(id)).values()];
-      const lines = (await predictions(record, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId))).map((p) => JSON.stringify(p)).join('\n') + '\n';
-      if (opts.out) await writeFile(opts.out, lines);
-      else process.stdout.write(lines);
+    .action(async (id: string, opts: { preds?: boolean; csv?: string; json?: boolean; out?: string }) => {
+      const chosen = [opts.preds ? 'predictions' : undefined, opts.csv !== undefined ? `${opts.csv}-csv` : undefined, opts.json ? 'json' : undefined].filter((k): k is string => k !== undefined);
+      if (chosen.length !== 1) throw new Error('experiment export: say what to export, one of --preds (SWE-bench-style predictions), --csv cells|bugs, --json.');
+      if (opts.csv !== undefined && opts.csv !== 'cells' && opts.csv !== 'bugs') throw new Error(`--csv ${opts.csv}: use --csv cells (one row per cell) or --csv bugs (one row per bug).`);
+      const { record, report, trajectory } = await loadReport(id);
+      const { experimentFile } = await import('../api/report-files.ts');
+      await writeOut((await experimentFile({ experiment: record, report, trajectory }, chosen[0]!)).text, opts.out);
     });
 
   program

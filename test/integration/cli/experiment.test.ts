@@ -291,6 +291,22 @@ describe('repairlab experiment', () => {
     const first = preds.find((p) => p.model_name_or_path === `lab-model/${id}/three-tries/sample-0` && p.instance_id === 'textkit-2')!;
     expect(first.model_patch).toContain('Slugs.java');
     expect(preds.filter((p) => p.model_name_or_path.includes('/one-try/')).every((p) => p.model_patch === '')).toBe(true);
+
+    // per bug: plausible and counted samples per variant, as the cell records say
+    const bugCsv = (await cli(['experiment', 'export', id!, '--csv', 'bugs'])).stdout.trim().split('\n');
+    expect(bugCsv[0]).toBe('bug,one-try plausible,one-try counted,three-tries plausible,three-tries counted,warm plausible,warm counted');
+    for (const [n, bug] of ['textkit-1', 'textkit-2', 'textkit-3', 'textkit-4'].entries()) {
+      const count = (variant: string, plausibleOnly: boolean) => cells.filter((c) => c.bugId === bug && c.variant === variant && (plausibleOnly ? c.status === 'plausible' : ['plausible', 'not-plausible', 'budget'].includes(c.status))).length;
+      expect(bugCsv[n + 1]).toBe([bug, ...['one-try', 'three-tries', 'warm'].flatMap((v) => [count(v, true), count(v, false)])].join(','));
+    }
+    expect((await cli(['experiment', 'export', id!, '--csv', 'rows'])).stderr).toMatch(/--csv rows: use --csv cells .* or --csv bugs/);
+    // the self-contained report: one file, no script, nothing fetched, the variants' plausible counts as in the JSON report
+    const htmlFile = join(home, 'report.html');
+    expect((await cli(['experiment', 'report', id!, '--html', '--out', htmlFile])).code).toBe(0);
+    const page = await readFile(htmlFile, 'utf8');
+    expect(page).toMatch(/^<!doctype html>/i);
+    expect(page).not.toMatch(/<script|\ssrc=|href="(?!#)/i);
+    for (const v of ['one-try', 'three-tries', 'warm']) expect(page).toContain(v);
   }, 300_000);
 
   it('a spec with a key, an unknown field or an unknown bug is refused before anything runs, naming the field', async () => {
