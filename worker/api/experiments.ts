@@ -12,6 +12,7 @@ import { resolveBugs } from '../experiments/plan.ts';
 import type { ExperimentEvent, ExperimentProgress, ExperimentSession, Experiments } from '../experiments/scheduler.ts';
 import { buildReport, type ExperimentReport, type ReportAnalyses } from '../experiments/report.ts';
 import type { Table } from '../experiments/report-tables.ts';
+import type { ChartTables } from '../experiments/analyses.ts';
 import { estimateExperiment, type ExperimentEstimate } from './experiment-estimate.ts';
 
 /** What a session needs besides the recorded spec: the key (never recorded) and the runners. */
@@ -35,6 +36,8 @@ export interface ExperimentListing {
 export interface ExperimentReportView {
   report: ExperimentReport;
   tables: { name: string; title: string; table: Table }[];
+  /** the charts' tables (analyses.ts `chartTables`), when the report carries its metrics */
+  charts?: ChartTables;
 }
 
 export interface ExperimentSnapshot extends ExperimentListing {
@@ -139,18 +142,7 @@ export class ExperimentsApi {
 
   /** The report and its sections as tables (the same functions the CLI's --csv and --md use). */
   async reportView(id: string): Promise<ExperimentReportView> {
-    const report = await this.report(id);
-    const { summaryTable, smellTable, toolUseTable, plausibilityTable, table5 } = await import('../experiments/report-tables.ts');
-    const tables: ExperimentReportView['tables'] = [];
-    if (report.metrics.computed) {
-      const m = report.metrics.result as Parameters<typeof summaryTable>[0];
-      tables.push({ name: 'summary', title: 'Per variant and category', table: summaryTable(m) }, { name: 'smells', title: 'Smells', table: smellTable(m) }, { name: 'tool-use', title: 'Tool use', table: toolUseTable(m) });
-    }
-    if (report.statistics.computed) {
-      const st = report.statistics.result as Parameters<typeof plausibilityTable>[0];
-      tables.push({ name: 'plausibility', title: 'Plausibility: Cochran / McNemar', table: plausibilityTable(st) }, { name: 'table5', title: 'Steps and cost: Friedman / Wilcoxon (Table 5)', table: table5(st) });
-    }
-    return { report, tables };
+    return reportViewOf(await this.report(id));
   }
 
   /** Every experiment's events go to `onEvent` until `unwatch` (a page subscribes once; a reload starts afresh). */
@@ -196,4 +188,21 @@ export class ExperimentsApi {
     for (const id of this.sessions.keys()) out.set(id, 'live');
     return out;
   }
+}
+
+/** A report with its computed sections laid out as the CLI's tables, and the charts' tables. */
+export async function reportViewOf(report: ExperimentReport): Promise<ExperimentReportView> {
+  const { summaryTable, smellTable, toolUseTable, plausibilityTable, table5 } = await import('../experiments/report-tables.ts');
+  const tables: ExperimentReportView['tables'] = [];
+  let charts: ChartTables | undefined;
+  if (report.metrics.computed) {
+    const m = report.metrics.result as Parameters<typeof summaryTable>[0];
+    tables.push({ name: 'summary', title: 'Per variant and category', table: summaryTable(m) }, { name: 'smells', title: 'Smells', table: smellTable(m) }, { name: 'tool-use', title: 'Tool use', table: toolUseTable(m) });
+    charts = (await import('../experiments/analyses.ts')).chartTables(m);
+  }
+  if (report.statistics.computed) {
+    const st = report.statistics.result as Parameters<typeof plausibilityTable>[0];
+    tables.push({ name: 'plausibility', title: 'Plausibility: Cochran / McNemar', table: plausibilityTable(st) }, { name: 'table5', title: 'Steps and cost: Friedman / Wilcoxon (Table 5)', table: table5(st) });
+  }
+  return { report, tables, ...(charts ? { charts } : {}) };
 }

@@ -83,6 +83,19 @@ export function registerBenchCommands(program: Command): void {
     });
 
   bench
+    .command('experiment-results')
+    .description("the Experiments tab on 1,000 trajectories in Chromium: time to render, longest block while scrolling (goals < 1 s, < 100 ms; needs a build: npx vite build)")
+    .option('--dist <dir>', 'the built app', 'dist')
+    .option('--json', 'print JSON')
+    .action(async (opts: { dist: string; json?: boolean }) => {
+      const { existsSync } = await import('node:fs');
+      if (!existsSync(`${opts.dist}/index.html`)) throw new Error(`--dist ${opts.dist}: no built app there (index.html); build it with \`npx vite build\` or name the directory.`);
+      const { benchResultsRender, resultsRenderText } = await import('../../benchmarks/perf/experiment-results-render.ts');
+      const r = await benchResultsRender(opts.dist);
+      print(!!opts.json, r, () => resultsRenderText(r));
+    });
+
+  bench
     .command('cli-startup')
     .description('`repairlab --help` against node + the tsx loader on an empty module, interleaved (goal: well under 1 s)')
     .option('--rounds <n>', 'rounds (medians are reported)', '7')

@@ -2,9 +2,10 @@
 // runs (worker/experiments/metrics/), and the statistics table laid out as HAFixAgent's Table 5
 // (worker/experiments/statistics/). Which cells count, and how the paired tables are formed, is documented in
 // docs/formats/experiment.md ("Report").
+import { mean, quantileSorted } from 'simple-statistics';
 import type { BugCategory, BugSpec } from '../contracts/bug.ts';
 import type { CellRecord } from '../contracts/experiment.ts';
-import { computeMetrics, filesToRead, type BugMeta, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
+import { computeMetrics, filesToRead, SMELLS, type BugMeta, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
 import type { AnalysisInput, ReportAnalyses } from './report.ts';
 import { COUNTED_STATUSES, statisticsTable, type StatisticsTable } from './report-statistics.ts';
 
@@ -98,4 +99,123 @@ async function experimentMetrics(input: AnalysisInput, options: AnalysisOptions)
   const ks = [...new Set([1, ...[5, 10].filter((k) => k <= samples), samples])].sort((a, b) => a - b);
   const report = computeMetrics({ runs, bugs, ks, baseline: input.spec.variants[0]!.name }, options.syntax ? { syntax: options.syntax } : {});
   return { metrics: { ...report, excludedCells }, categories: new Map(bugs.map((b) => [b.id, b.category])) };
+}
+
+// ---- Chart tables: the report's metrics laid out for the Experiments tab's charts (docs/metrics.md, "Charts"). Each
+// table is what its chart draws and what its CSV holds, so the page only presents them.
+
+/** One chart's numbers: header and rows, as the report's other tables. */
+export interface ChartTable {
+  columns: string[];
+  rows: (string | number | null)[][];
+}
+
+export interface ChartTables {
+  variants: string[];
+  /** UpSet / Venn: one row per set of variants that fix exactly the same bugs (fix = at least one plausible sample) */
+  fixedSets: ChartTable;
+  /** valid@k of every k the report computed (category all) */
+  validAtK: ChartTable;
+  /** per variant: n, min, q1, median, q3, max, mean of the runs' cost (USD; unpriced runs left out) and steps */
+  costDistribution: ChartTable;
+  stepDistribution: ChartTable;
+  /** each run's value, per variant (the strip drawn over the box) */
+  costValues: Record<string, number[]>;
+  stepValues: Record<string, number[]>;
+  /** tool (bash: program) × variant: calls (RepairAgent Fig. 10) */
+  toolUse: ChartTable;
+  /** (variant, command) × step index (1 = the first step): how many runs issued the command at that step (Passerine Fig. 8) */
+  commandsByStep: ChartTable;
+  /** per variant and smell: runs with the smell, and occurrences over all runs (Passerine Table V as counts) */
+  smells: ChartTable;
+}
+
+/** Quartiles by linear interpolation (simple-statistics quantileSorted: R type 7, numpy's default). */
+function distributionRow(variant: string, values: number[]): (string | number | null)[] {
+  if (!values.length) return [variant, 0, null, null, null, null, null, null];
+  const sorted = [...values].sort((a, b) => a - b);
+  const q = (p: number) => quantileSorted(sorted, p);
+  return [variant, sorted.length, sorted[0]!, q(0.25), q(0.5), q(0.75), sorted[sorted.length - 1]!, mean(sorted)];
+}
+
+const DISTRIBUTION_COLUMNS = ['variant', 'n', 'min', 'q1', 'median', 'q3', 'max', 'mean'];
+
+export function chartTables(metrics: MetricsReport): ChartTables {
+  const variants = metrics.variants;
+  const runsOf = (v: string) => metrics.trajectories.filter((t) => t.variant === v);
+
+  // bug → the variants that fix it; a bug of the experiment that no variant fixes is the empty set
+  const fixers = new Map<string, string[]>();
+  for (const c of metrics.cells) {
+    const set = fixers.get(c.bugId) ?? [];
+    if (c.pass) set.push(c.variant);
+    fixers.set(c.bugId, set);
+  }
+  const groups = new Map<string, { set: string[]; bugs: string[] }>();
+  for (const [bug, set] of fixers) {
+    const ordered = variants.filter((v) => set.includes(v));
+    const key = JSON.stringify(ordered);
+    const g = groups.get(key) ?? { set: ordered, bugs: [] };
+    g.bugs.push(bug);
+    groups.set(key, g);
+  }
+  const fixedSets: ChartTable = {
+    columns: ['variants', ...variants, 'bugs', 'bug ids'],
+    rows: [...groups.values()]
+      .sort((a, b) => b.bugs.length - a.bugs.length || b.set.length - a.set.length || a.set.join(' ').localeCompare(b.set.join(' ')))
+      .map((g) => [g.set.length ? g.set.join(' & ') : '(none)', ...variants.map((v) => (g.set.includes(v) ? 'yes' : 'no')), g.bugs.length, g.bugs.join(' ')]),
+  };
+
+  const all = metrics.summary.filter((s) => s.category === 'all');
+  const validAtK: ChartTable = { columns: ['k', ...all.map((s) => s.variant)], rows: metrics.ks.map((k) => [k, ...all.map((s) => s.validAtK[k] ?? null)]) };
+
+  const costValues = Object.fromEntries(variants.map((v) => [v, runsOf(v).flatMap((t) => (t.costUsd === null ? [] : [t.costUsd]))]));
+  const stepValues = Object.fromEntries(variants.map((v) => [v, runsOf(v).map((t) => t.steps)]));
+
+  const toolRows = metrics.toolUse.filter((t) => t.category === 'all');
+  const tools = [...new Set(toolRows.map((t) => t.tool))];
+  const callsOf = (tool: string, v: string) => toolRows.find((t) => t.tool === tool && t.variant === v)?.count ?? 0;
+  const total = (tool: string) => variants.reduce((n, v) => n + callsOf(tool, v), 0);
+  const toolUse: ChartTable = {
+    columns: ['tool', ...variants],
+    rows: tools.sort((a, b) => total(b) - total(a) || a.localeCompare(b)).map((tool) => [tool, ...variants.map((v) => callsOf(tool, v))]),
+  };
+
+  const byStep = metrics.commandsByStep.filter((c) => c.category === 'all');
+  const steps = byStep.reduce((n, c) => Math.max(n, c.step + 1), 0);
+  const heat = new Map<string, number[]>();
+  for (const c of byStep) {
+    const key = JSON.stringify([c.variant, c.command]);
+    const row = heat.get(key) ?? Array.from({ length: steps }, () => 0);
+    row[c.step]! += c.count;
+    heat.set(key, row);
+  }
+  const commandsByStep: ChartTable = {
+    columns: ['variant', 'command', ...Array.from({ length: steps }, (_, i) => `step ${i + 1}`)],
+    rows: [...heat.entries()]
+      .map(([key, counts]) => [...(JSON.parse(key) as [string, string]), counts] as const)
+      .sort((a, b) => variants.indexOf(a[0]) - variants.indexOf(b[0]) || b[2].reduce((x, y) => x + y, 0) - a[2].reduce((x, y) => x + y, 0) || a[1].localeCompare(b[1]))
+      .map(([variant, command, counts]) => [variant, command, ...counts]),
+  };
+
+  const smells: ChartTable = {
+    columns: ['variant', 'runs', ...SMELLS.map((s) => `${s} runs`), ...SMELLS.map((s) => `${s} occurrences`)],
+    rows: variants.map((v) => {
+      const runs = runsOf(v);
+      return [v, runs.length, ...SMELLS.map((s) => runs.filter((t) => t.smells[s] > 0).length), ...SMELLS.map((s) => runs.reduce((n, t) => n + t.smells[s], 0))];
+    }),
+  };
+
+  return {
+    variants,
+    fixedSets,
+    validAtK,
+    costDistribution: { columns: DISTRIBUTION_COLUMNS, rows: variants.map((v) => distributionRow(v, costValues[v]!)) },
+    stepDistribution: { columns: DISTRIBUTION_COLUMNS, rows: variants.map((v) => distributionRow(v, stepValues[v]!)) },
+    costValues,
+    stepValues,
+    toolUse,
+    commandsByStep,
+    smells,
+  };
 }

@@ -1,7 +1,15 @@
 // The live matrix: one row per bug, one column per variant and sample. A cell shows its status; a cell with a run
-// opens that run's trajectory in the Runs view (event `open-run`, handled by the app shell).
+// opens that run's trajectory in the Runs view (event `open-run`, handled by the app shell). promptfoo's views filter
+// the rows: all, failures, passes, the bugs where the variants differ (matrix-filter.ts). Only the rows scrolled into
+// view are in the DOM (row-window.ts), so an experiment of a thousand bugs scrolls as smoothly as one of ten.
 import { LitElement, css, html } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { CellRecord, ExperimentRecord } from '../../../worker/contracts/experiment.ts';
+import { bugsInView, MATRIX_VIEWS, VIEW_LABEL, type MatrixView } from './matrix-filter.ts';
+import { rowWindow } from './row-window.ts';
+
+/** every body row is this tall (CSS below), so the rows out of view can stand in as space */
+const ROW_PX = 26;
 
 export type MatrixStatus = CellRecord['status'] | 'queued';
 
@@ -17,16 +25,39 @@ const LABEL: Record<MatrixStatus, string> = {
 const SYMBOL: Record<MatrixStatus, string> = { plausible: '✓', 'not-plausible': '✗', budget: '$', 'infrastructure-error': '!', 'not-run': '–', running: '…', queued: '·' };
 
 export class RlExperimentMatrix extends LitElement {
-  static override properties = { record: { attribute: false }, cells: { attribute: false } };
+  static override properties = { record: { attribute: false }, cells: { attribute: false }, view: { state: true }, scrollTop: { state: true }, viewportHeight: { state: true } };
   declare record: ExperimentRecord;
   declare cells: CellRecord[];
+  declare view: MatrixView;
+  declare scrollTop: number;
+  declare viewportHeight: number;
+
+  constructor() {
+    super();
+    this.view = 'all';
+    this.scrollTop = 0;
+    // until the scroller is measured: its largest height (CSS max-height below)
+    this.viewportHeight = 640;
+  }
+
+  private onScroll(e: Event) {
+    const el = e.target as HTMLElement;
+    // re-render only when the window of rows moves by a row
+    if (Math.floor(el.scrollTop / ROW_PX) !== Math.floor(this.scrollTop / ROW_PX) || el.clientHeight !== this.viewportHeight) {
+      this.scrollTop = el.scrollTop;
+      this.viewportHeight = el.clientHeight;
+    }
+  }
 
   static override styles = css`
-    :host { display: block; overflow-x: auto; }
+    :host { display: block; }
+    .scroller { overflow: auto; max-height: 640px; }
     table { border-collapse: collapse; font-size: 0.8rem; }
-    th, td { border: 1px solid var(--line); padding: 0.15rem 0.35rem; text-align: center; }
+    thead { position: sticky; top: 0; background: var(--panel, #fff); z-index: 1; }
+    tbody tr { height: ${ROW_PX}px; }
+    th, td { border: 1px solid var(--line); padding: 0 0.35rem; text-align: center; white-space: nowrap; }
     th.bug { text-align: left; font-weight: 500; font-family: ui-monospace, monospace; }
-    .cell { min-width: 1.6rem; border: none; background: none; font: inherit; padding: 0.1rem 0.3rem; border-radius: 4px; }
+    .cell { min-width: 1.6rem; line-height: 1.3; border: none; background: none; font: inherit; padding: 0.1rem 0.3rem; border-radius: 4px; }
     button.cell { cursor: pointer; text-decoration: underline dotted; }
     [data-status='plausible'] { background: #dcf5e3; color: #146c2e; }
     [data-status='not-plausible'] { background: #fbe4e2; color: #9b1c1c; }
@@ -35,6 +66,8 @@ export class RlExperimentMatrix extends LitElement {
     [data-status='running'] { background: #e2ecfd; color: #1e429f; }
     [data-status='not-run'], [data-status='queued'] { color: var(--muted); }
     .legend { font-size: 0.75rem; margin: 0.4rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 0.8rem; }
+    .muted { color: var(--muted); }
+    .views { display: flex; flex-wrap: wrap; gap: 0.3rem 0.8rem; align-items: center; font-size: 0.85rem; border: none; padding: 0; margin: 0.3rem 0; }
   `;
 
   private openRun(runId: string) {
@@ -45,15 +78,27 @@ export class RlExperimentMatrix extends LitElement {
     const spec = this.record.spec as { variants: { name: string }[]; samples: number };
     const samples = Array.from({ length: spec.samples }, (_, i) => i);
     const byKey = new Map(this.cells.map((c) => [`${c.bugId} ${c.variant} ${c.sample}`, c]));
-    return html`<div class="legend">${Object.entries(LABEL).map(([s, l]) => html`<span><span class="cell" data-status=${s}>${SYMBOL[s as MatrixStatus]}</span> ${l}</span>`)}</div>
-      <table data-testid="experiment-matrix">
+    const shown = new Set(bugsInView(this.record.bugs.map((b) => b.id), spec.variants.map((v) => v.name), this.cells, this.view));
+    const bugs = this.record.bugs.filter((b) => shown.has(b.id));
+    const win = rowWindow(this.scrollTop, this.viewportHeight, ROW_PX, bugs.length);
+    const columns = 1 + spec.variants.length * spec.samples;
+    return html`<fieldset class="views" data-testid="matrix-views"><legend class="muted">Show</legend>
+        ${MATRIX_VIEWS.map((v) => html`<label><input type="radio" name="matrix-view" value=${v} .checked=${this.view === v} @change=${() => (this.view = v)} /> ${VIEW_LABEL[v]}</label>`)}
+        <span class="muted" data-testid="matrix-shown">${bugs.length} of ${this.record.bugs.length} bugs</span>
+      </fieldset>
+      <div class="legend">${Object.entries(LABEL).map(([s, l]) => html`<span><span class="cell" data-status=${s}>${SYMBOL[s as MatrixStatus]}</span> ${l}</span>`)}</div>
+      <div class="scroller" @scroll=${this.onScroll}><table data-testid="experiment-matrix" data-rows=${bugs.length}>
         <thead>
           <tr><th rowspan="2">bug</th>${spec.variants.map((v) => html`<th colspan=${spec.samples}>${v.name}</th>`)}</tr>
           <tr>${spec.variants.map(() => samples.map((s) => html`<th>#${s + 1}</th>`))}</tr>
         </thead>
         <tbody>
-          ${this.record.bugs.map(
-            (b) => html`<tr><th class="bug" scope="row">${b.id} <span class="muted">${b.category}</span></th>
+          ${win.before ? html`<tr aria-hidden="true" style="height: ${win.before}px"><td colspan=${columns}></td></tr>` : ''}
+          ${repeat(
+            bugs.slice(win.start, win.end),
+            // keyed: rows still in view keep their DOM as the window moves, only the rows scrolled in are made
+            (b) => b.id,
+            (b) => html`<tr data-bug=${b.id}><th class="bug" scope="row">${b.id} <span class="muted">${b.category}</span></th>
               ${spec.variants.map((v) =>
                 samples.map((s) => {
                   const cell = byKey.get(`${b.id} ${v.name} ${s}`);
@@ -66,8 +111,9 @@ export class RlExperimentMatrix extends LitElement {
                 }),
               )}</tr>`,
           )}
+          ${win.after ? html`<tr aria-hidden="true" style="height: ${win.after}px"><td colspan=${columns}></td></tr>` : ''}
         </tbody>
-      </table>`;
+      </table></div>`;
   }
 }
 customElements.define('rl-experiment-matrix', RlExperimentMatrix);

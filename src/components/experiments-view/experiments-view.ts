@@ -173,7 +173,7 @@ export class RlExperimentsView extends LitElement {
     const name = (o.record.spec as { name?: string }).name;
     return html`<div class="panel" data-testid="experiment-detail" data-experiment=${o.record.id}>
       <h2>${name ? `${name} (${o.record.id})` : o.record.id}</h2>
-      <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}</div>
+      <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}${o.record.status === 'finished' || o.record.status === 'stopped' ? html`<rl-bundle-download .experimentId=${o.record.id}></rl-bundle-download>` : ''}</div>
       ${this.renderProgress()}
       <h3>Matrix</h3>
       <rl-experiment-matrix .record=${o.record} .cells=${o.cells}></rl-experiment-matrix>

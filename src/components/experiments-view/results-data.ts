@@ -3,6 +3,11 @@
 import type { CellRecord } from '../../../worker/contracts/experiment.ts';
 import type { ExperimentReport } from '../../../worker/engine-api.ts';
 import { meanPassAtK } from '../../../worker/experiments/metrics/pass-at-k.ts';
+import type { BarGroup } from '../charts/bar-chart.ts';
+import type { BoxRow } from '../charts/distribution-chart.ts';
+import type { HeatBlock } from '../charts/heatmap.ts';
+import type { FixedSet } from '../charts/set-charts.ts';
+import type { Series } from '../charts/xy-charts.ts';
 
 /** as the engine's report tables (worker/experiments/report-tables.ts) give them */
 export type Cell = string | number | boolean | null | undefined;
@@ -112,4 +117,54 @@ export function formatCell(v: Cell): string {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'number' && !Number.isInteger(v)) return v.toFixed(4);
   return String(v);
+}
+
+// ---- The engine's chart tables (worker/experiments/analyses.ts `chartTables`) as the SVG charts' inputs: only a
+// change of shape, no numbers computed here.
+
+/** Columns k, variant…: one series per variant over k. */
+export function curveSeries(table: Table): Series[] {
+  const [, ...variants] = table.columns;
+  return variants.map((name, i) => ({ name, points: table.rows.map((r) => ({ x: Number(r[0]), y: typeof r[i + 1] === 'number' ? (r[i + 1] as number) : null })) }));
+}
+
+/** Columns variant, n, min, q1, median, q3, max, mean; variants without values are left out of the drawing. */
+export function boxRows(table: Table, values: Record<string, number[]>): BoxRow[] {
+  return table.rows
+    .filter((r) => Number(r[1]) > 0)
+    .map((r) => {
+      const [name, , min, q1, median, q3, max] = r as [string, number, number, number, number, number, number];
+      return { name, min, q1, median, q3, max, values: values[name] ?? [] };
+    });
+}
+
+/** Columns label, variant…: one bar group per row. */
+export function barGroups(table: Table): BarGroup[] {
+  return table.rows.map((r) => ({ label: String(r[0]), values: r.slice(1).map(Number) }));
+}
+
+/** The smells table (variant, runs, <smell> runs…, <smell> occurrences…): per smell, the runs with it per variant. */
+export function smellGroups(table: Table): { series: string[]; groups: BarGroup[] } {
+  const smells = table.columns.filter((c) => c.endsWith(' runs'));
+  return {
+    series: table.rows.map((r) => String(r[0])),
+    groups: smells.map((c) => ({ label: c.replace(/ runs$/, ''), values: table.rows.map((r) => Number(r[table.columns.indexOf(c)])) })),
+  };
+}
+
+/** Columns variant, command, step 1…: one block per variant. */
+export function heatBlocks(table: Table): { blocks: HeatBlock[]; steps: number } {
+  const blocks: HeatBlock[] = [];
+  for (const r of table.rows) {
+    const variant = String(r[0]);
+    let block = blocks.find((b) => b.variant === variant);
+    if (!block) blocks.push((block = { variant, rows: [] }));
+    block.rows.push({ command: String(r[1]), counts: r.slice(2).map(Number) });
+  }
+  return { blocks, steps: table.columns.length - 2 };
+}
+
+/** Columns variants, <variant> yes/no…, bugs, bug ids. */
+export function fixedSets(table: Table, variants: readonly string[]): FixedSet[] {
+  return table.rows.map((r) => ({ members: variants.filter((_, i) => r[i + 1] === 'yes'), bugs: Number(r[variants.length + 1]) }));
 }
