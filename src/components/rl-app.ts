@@ -13,6 +13,7 @@ import './repos-view.ts';
 import './runner-status.ts';
 import './strategy-editor/strategy-editor.ts';
 import './experiments-view/experiments-view.ts';
+import './share/share-bar.ts';
 
 type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments';
 
@@ -152,6 +153,7 @@ export class RlApp extends LitElement {
           <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${() => (this.tab = 'repositories')}>Repositories</button>
           <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
         </nav>
+        <rl-share-bar .app=${this}></rl-share-bar>
       </header>
       ${this.renderMain()}`;
   }

@@ -18,6 +18,17 @@ export class LinkError extends Error {
   override name = 'LinkError';
 }
 
+/** The state is valid but its link would be longer than MAX_LINK_CHARS: the caller may share less, or a bundle. */
+export class LinkTooLongError extends LinkError {
+  override name = 'LinkTooLongError';
+  constructor(
+    message: string,
+    readonly length: number,
+  ) {
+    super(message);
+  }
+}
+
 export interface LinkOptions {
   /** default `native` (CompressionStream where the platform has deflate-raw) */
   backend?: CompressionBackend;
@@ -36,9 +47,10 @@ export async function encodeLink(state: LinkStateInput, opts: LinkOptions = {}):
   bytes.set(deflated, CHECK_BYTES);
   const fragment = `rl${LINK_VERSION}.${toBase64Url(bytes)}`;
   if (fragment.length > MAX_LINK_CHARS) {
-    throw new LinkError(
+    throw new LinkTooLongError(
       `the link would be ${fragment.length} characters, over the ${MAX_LINK_CHARS} a link may have: share a bundle instead ` +
         '(`repairlab experiment bundle <id>`, or the app\'s bundle export) and link to it with ?bundle=<url>.',
+      fragment.length,
     );
   }
   return fragment;

@@ -1,0 +1,332 @@
+// The app's sharing controls, in its header: "Copy link" (the view on screen and its configuration, in the URL
+// fragment), "Open bundle" (a file picker; a file dropped anywhere on the page and `?bundle=<url>` do the same),
+// and what a link or bundle brought: a view not in this browser named (with its bundle offered), a model to adopt,
+// an opened bundle's runs with Replay. The URL keeps following the view while the user moves around.
+import { LitElement, css, html } from 'lit';
+import type { ExperimentModel } from '../../../worker/contracts/experiment.ts';
+import type { OpenedBundle, ReplayResult } from '../../../worker/engine-api.ts';
+import type { LinkState } from '../../../worker/share/link-state.ts';
+import { MAX_LINK_CHARS } from '../../../worker/share/link-codec.ts';
+import { getEngine } from '../../engine-client.ts';
+import { saveSettings } from '../../state/settings.ts';
+import { bundleUrlOf, linkOf, settingsWithLinkModel, stateOfHash } from '../../state/url-state.ts';
+import { panelStyles } from '../shared-styles.ts';
+import { openView, readView, type AppHandle, type OpenResult } from './app-view.ts';
+import './bundle-download.ts';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class RlShareBar extends LitElement {
+  static override properties = {
+    app: { attribute: false },
+    link: { state: true },
+    note: { state: true },
+    error: { state: true },
+    missing: { state: true },
+    linkModel: { state: true },
+    opened: { state: true },
+    replays: { state: true },
+    busy: { state: true },
+    tooLongFor: { state: true },
+  };
+  declare app: AppHandle;
+  /** the last copied link, shown so it can be selected by hand too */
+  declare link: string | undefined;
+  declare note: string | undefined;
+  declare error: string | undefined;
+  /** what the opened link names but this browser lacks */
+  declare missing: OpenResult | undefined;
+  /** the model a link carries, when Settings' differs */
+  declare linkModel: ExperimentModel | undefined;
+  declare opened: OpenedBundle | undefined;
+  declare replays: Record<string, ReplayResult | 'running'>;
+  declare busy: boolean;
+  /** the experiment whose configuration did not fit in its link */
+  declare tooLongFor: string | undefined;
+  /** the link being opened: opening a bundle for it opens its view again */
+  private pending: LinkState | undefined;
+  private restoring = false;
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.replays = {};
+    this.busy = false;
+  }
+
+  static override styles = [
+    panelStyles,
+    css`
+      :host { flex: 1 1 auto; }
+      /* with something to say, the bar takes the header's whole width (a line of its own) */
+      :host([expanded]) { flex-basis: 100%; }
+      .bar { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; justify-content: flex-end; }
+      .bar label { margin: 0; }
+      .notes { flex-basis: 100%; display: grid; gap: 0.4rem; margin-top: 0.4rem; }
+      .notes > div { border-left: 4px solid var(--accent); padding: 0.3rem 0.6rem; background: #fff; }
+      .notes > div.close { border: none; padding: 0; justify-self: end; }
+      input[name='share-link'] { width: 100%; font-size: 0.75rem; }
+      table { border-collapse: collapse; font-size: 0.8rem; }
+      td, th { text-align: left; padding: 0.15rem 0.5rem; border-bottom: 1px solid var(--line); }
+      input[type='file'] { display: none; }
+    `,
+  ];
+
+  override connectedCallback() {
+    super.connectedCallback();
+    window.addEventListener('hashchange', this.onHashChange);
+    document.addEventListener('dragover', this.onDragOver);
+    document.addEventListener('drop', this.onDrop);
+    // the URL follows the view: after a click or key anywhere in the app, once the views have updated
+    this.app.addEventListener('click', this.scheduleSync);
+    this.app.addEventListener('keyup', this.scheduleSync);
+    void this.start();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
+    document.removeEventListener('dragover', this.onDragOver);
+    document.removeEventListener('drop', this.onDrop);
+    this.app.removeEventListener('click', this.scheduleSync);
+    this.app.removeEventListener('keyup', this.scheduleSync);
+  }
+
+  /** On load: `?bundle=<url>` first (the link's view may be in it), then the link in the fragment. */
+  private async start() {
+    await this.waitForSettings();
+    const bundleUrl = bundleUrlOf(location.href);
+    if (bundleUrl) await this.openBundleFrom(bundleUrl);
+    await this.restore();
+  }
+
+  private async waitForSettings() {
+    while (!this.app.settings) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private onHashChange = () => void this.restore();
+
+  /** Opens the view the URL's fragment names. */
+  private async restore() {
+    let state: LinkState | undefined;
+    try {
+      state = await stateOfHash(location.hash);
+    } catch (e) {
+      this.error = `This page's link cannot be opened: ${message(e)}`;
+      return;
+    }
+    if (!state) return;
+    this.missing = this.linkModel = undefined;
+    this.pending = state;
+    this.restoring = true;
+    try {
+      const result = await openView(this.app, state);
+      this.missing = result.missing ? result : undefined;
+      if (!result.missing) this.pending = undefined;
+      const model = state.config?.model ?? state.experiment?.model;
+      const mine = this.app.settings;
+      if (model && mine && (model.baseURL !== mine.model.baseURL || (model.model && model.model !== mine.model.model))) this.linkModel = model;
+    } catch (e) {
+      this.error = `The link's view could not be opened: ${message(e)}`;
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  private scheduleSync = () => {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = setTimeout(() => void this.sync(), 300);
+  };
+
+  /** Writes the view on screen into the URL (no history entry), unless a link is being opened or names something missing. */
+  private async sync() {
+    if (this.restoring || this.missing) return;
+    const view = readView(this.app);
+    try {
+      const fragment = view ? (await linkOf(view)).fragment : '';
+      const url = new URL(location.href);
+      url.hash = fragment;
+      if (url.href !== location.href) history.replaceState(history.state, '', fragment ? url.href : url.href.replace(/#$/, ''));
+    } catch {
+      // a view whose configuration is not valid yet (overrides being typed): the URL keeps the last valid one
+    }
+  }
+
+  private async copyLink() {
+    this.error = this.note = undefined;
+    this.tooLongFor = undefined;
+    const view = readView(this.app);
+    if (!view) {
+      this.error = 'Nothing to link here: open a bug, a run (Runs), an experiment or a comparison, then copy its link.';
+      return;
+    }
+    try {
+      const { fragment, carriesConfig, fullLength } = await linkOf(view);
+      const url = new URL(location.href);
+      url.hash = fragment;
+      url.searchParams.delete('bundle');
+      history.replaceState(history.state, '', url.href);
+      this.link = url.href;
+      this.missing = undefined;
+      if (!carriesConfig) {
+        this.note =
+          `The configuration makes the link ${fullLength} characters, over the ${MAX_LINK_CHARS} a link may have: this link opens the view only. Share a bundle for the configuration` +
+          (view.kind === 'experiment' ? ':' : ' (run it as an experiment, then Download bundle there).');
+        if (view.kind === 'experiment') this.tooLongFor = view.experiment;
+      }
+      // no clipboard outside secure contexts (plain http on another host): the link is shown to copy by hand
+      const copied = navigator.clipboard ? navigator.clipboard.writeText(this.link) : Promise.reject(new Error('no clipboard'));
+      await copied.then(
+        () => (this.note = this.note ?? 'Link copied.'),
+        () => (this.note = this.note ?? 'Copy the link below (the browser did not allow copying it).'),
+      );
+    } catch (e) {
+      this.error = `No link: ${message(e)}`;
+    }
+  }
+
+  private onDragOver = (e: DragEvent) => {
+    if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+  };
+
+  private onDrop = (e: DragEvent) => {
+    const file = e.dataTransfer?.files[0];
+    if (!file || !/\.rlbundle|\.gz$/i.test(file.name)) return;
+    e.preventDefault();
+    void this.openBundleFile(file);
+  };
+
+  /** the header's file input, whichever button asked */
+  private choose() {
+    this.renderRoot.querySelector<HTMLInputElement>('input[name="open-bundle"]')?.click();
+  }
+
+  private async pickFile(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) await this.openBundleFile(file);
+  }
+
+  private openBundleFile(file: File) {
+    return this.openBundle(async () => new Uint8Array(await file.arrayBuffer()), file.name);
+  }
+
+  private openBundleFrom(url: string) {
+    return this.openBundle(async () => {
+      const res = await fetch(url).catch((e: unknown) => {
+        throw new Error(`${url} could not be fetched (${message(e)}): check the address, or download the file and open it here.`);
+      });
+      if (!res.ok) throw new Error(`${url} answered ${res.status} ${res.statusText}: check the address, or download the file and open it here.`);
+      return new Uint8Array(await res.arrayBuffer());
+    }, url);
+  }
+
+  private async openBundle(read: () => Promise<Uint8Array>, source: string) {
+    this.busy = true;
+    this.error = this.note = undefined;
+    try {
+      this.opened = await getEngine().openBundle(await read(), source);
+      this.replays = {};
+      const o = this.opened;
+      this.note = o.alreadyPresent
+        ? `Experiment ${o.experimentId} is here already with this content (bundle ${o.sha256.slice(0, 16)}…).`
+        : `Opened bundle ${o.sha256.slice(0, 16)}…: experiment ${o.experimentId}, ${o.cells} cells, ${o.runs} runs${o.runsPresent ? ` (${o.runsPresent} were here already)` : ''}.`;
+      // the link that asked for this bundle can open its view now
+      if (this.pending) {
+        this.missing = undefined;
+        await this.restore();
+      }
+    } catch (e) {
+      this.error = `Nothing was opened: ${message(e)}`;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async replay(runIds?: string[]) {
+    const o = this.opened;
+    const runner = this.app.settings?.runner;
+    if (!o || !runner) return;
+    const ids = runIds ?? o.cellRuns.map((r) => r.runId);
+    this.replays = { ...this.replays, ...Object.fromEntries(ids.map((id) => [id, 'running' as const])) };
+    try {
+      const results = await getEngine().replayExperiment(o.experimentId, runner, runIds);
+      this.replays = { ...this.replays, ...Object.fromEntries(results.map((r) => [r.runId, r])) };
+    } catch (e) {
+      this.error = `The replay could not run: ${message(e)}`;
+      this.replays = Object.fromEntries(Object.entries(this.replays).filter(([, r]) => r !== 'running'));
+    }
+  }
+
+  private closeNotes() {
+    this.link = this.note = this.error = this.linkModel = this.opened = this.tooLongFor = undefined;
+    this.missing = this.pending = undefined;
+    this.replays = {};
+  }
+
+  private useLinkModel() {
+    const model = this.linkModel;
+    const settings = this.app.settings;
+    if (!model || !settings) return;
+    const next = settingsWithLinkModel(settings, model);
+    saveSettings(next);
+    this.app.settings = next;
+    this.linkModel = undefined;
+  }
+
+  private renderOpened(o: OpenedBundle) {
+    return html`<div data-testid="opened-bundle" data-experiment=${o.experimentId}>
+      <b>Bundle ${o.sha256.slice(0, 16)}…</b> · experiment <code>${o.experimentId}</code> (listed under Experiments; its runs under Runs) ·
+      <button name="replay-all" @click=${() => this.replay()}>Replay every run</button>
+      <span class="muted">from the recorded replies: no key, no model; on the runner in Settings</span>
+      <table data-testid="bundle-runs"><thead><tr><th>run</th><th>bug</th><th>variant</th><th>sample</th><th>recorded</th><th>replay</th><th></th></tr></thead>
+        <tbody>${o.cellRuns.map((r) => {
+          const result = this.replays[r.runId];
+          return html`<tr data-run=${r.runId} data-replay=${result === undefined ? '' : result === 'running' ? 'running' : result.result}>
+            <td><code>${r.runId}</code></td><td>${r.bugId}</td><td>${r.variant}</td><td>${r.sample + 1}</td><td>${r.recorded}</td>
+            <td>${result === undefined ? '' : result === 'running' ? 'replaying…' : html`<span class=${result.result === 'equal' ? 'ok' : 'bad'}>${result.result}</span> — ${result.detail}`}</td>
+            <td><button name="replay-run" ?disabled=${result === 'running'} @click=${() => this.replay([r.runId])}>Replay</button></td></tr>`;
+        })}</tbody></table>
+    </div>`;
+  }
+
+  private get hasNotes(): boolean {
+    return !!(this.link || this.note || this.error || this.missing || this.linkModel || this.opened || this.busy);
+  }
+
+  override updated() {
+    this.toggleAttribute('expanded', this.hasNotes);
+  }
+
+  override render() {
+    const m = this.missing;
+    return html`<div class="bar">
+        <button name="copy-link" @click=${this.copyLink} title="a link to this view and its configuration (never a key)">Copy link</button>
+        <button name="open-bundle-button" ?disabled=${this.busy} @click=${this.choose} title="a RepairLab bundle (.rlbundle.json.gz); or drop it anywhere on the page">Open bundle…</button>
+        <input type="file" name="open-bundle" aria-label="bundle file" accept=".gz,application/gzip" @change=${this.pickFile} />
+      </div>
+      ${this.hasNotes
+        ? html`<div class="notes">
+            <div class="close"><button name="close-share-notes" @click=${this.closeNotes}>Close</button></div>
+            ${this.error ? html`<div class="error" data-testid="share-error">${this.error}</div>` : ''}
+            ${this.busy ? html`<div class="muted">Opening the bundle…</div>` : ''}
+            ${this.note ? html`<div data-testid="share-note">${this.note}${this.tooLongFor ? html` <rl-bundle-download .experimentId=${this.tooLongFor}></rl-bundle-download>` : ''}</div>` : ''}
+            ${this.link ? html`<div><input type="text" readonly name="share-link" aria-label="link to this view" .value=${this.link} /></div>` : ''}
+            ${m
+              ? html`<div data-testid="link-missing">${m.missing}
+                  ${m.bundleWanted ? html` Open the bundle it comes from:
+                    <button name="open-bundle-for-link" @click=${this.choose}>Open bundle…</button>
+                    ${this.pending?.bundle?.url ? html`<button name="fetch-link-bundle" @click=${() => this.openBundleFrom(this.pending!.bundle!.url!)}>Fetch it from ${this.pending.bundle.url}</button>` : ''}` : ''}</div>`
+              : ''}
+            ${this.linkModel
+              ? html`<div data-testid="link-model">This link was made with the model <code>${this.linkModel.model ?? '(the provider default)'}</code> at <code>${this.linkModel.baseURL ?? this.linkModel.provider}</code>.
+                  <button name="use-link-model" @click=${this.useLinkModel}>Use the link's model</button> <span class="muted">(your key stays as it is)</span></div>`
+              : ''}
+            ${this.opened ? this.renderOpened(this.opened) : ''}
+          </div>`
+        : ''}`;
+  }
+}
+customElements.define('rl-share-bar', RlShareBar);
+
