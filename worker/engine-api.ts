@@ -4,6 +4,7 @@ import type { BugCategory, PublicBug } from './contracts/bug.ts';
 import type { ValidationResult } from './contracts/runner-api.ts';
 import type { PriceTable } from './agent/prices.ts';
 import type { StrategySpec } from './contracts/strategy.ts';
+import type { StrategyOutline } from './api/strategy-outline.ts';
 
 export interface BugSummary {
   id: string;
@@ -74,10 +75,12 @@ export interface RepoInfo {
 export type RunEvent =
   /** one per trajectory; `trajectory` counts from 0 of `trajectories` independent ones */
   /** `stepsBefore`: steps the run had when it started here (a continued run; 0 for a new one) */
-  | { type: 'run-started'; runId: string; bugId: string; preset: string; trajectory: number; trajectories: number; stepsBefore: number }
+  /** `outline`: the strategy's states, tools and reply format, for the classroom's diagram and reply form */
+  | { type: 'run-started'; runId: string; bugId: string; preset: string; trajectory: number; trajectories: number; stepsBefore: number; outline?: StrategyOutline }
   | { type: 'model-delta'; runId: string; step: number; text: string }
   | { type: 'step'; runId: string; step: unknown }
-  | { type: 'human-turn'; runId: string; step: number; messages: { role: string; content: string }[] }
+  /** `state`: the strategy state the turn is in (its tools are the ones allowed now) */
+  | { type: 'human-turn'; runId: string; step: number; messages: { role: string; content: string }[]; state?: string }
   /** `last`: no further trajectory of this request follows */
   | { type: 'run-finished'; runId: string; outcome: unknown; last: boolean }
   | { type: 'run-failed'; runId: string; error: string }
@@ -96,9 +99,14 @@ export interface EditableStrategy {
 }
 
 export type { PromptPreview, PromptPreviewRequest } from './api/prompt-preview.ts';
+export type { StrategyOutline };
 /** experiments in the browser (worker/api/experiments.ts) */
 export type { ExperimentListing, ExperimentSnapshot, ExperimentRunSettings, ExperimentLiveness, ExperimentReportView } from './api/experiments.ts';
 export type { ExperimentEstimate, VariantEstimate } from './api/experiment-estimate.ts';
 export type { ExperimentEvent, ExperimentProgress } from './experiments/scheduler.ts';
 export type { ExperimentReport, VariantRow } from './experiments/report.ts';
+/** forking a saved run at step k (worker/api/fork.ts) */
+export type { ForkRequest } from './api/fork.ts';
+export type { BundleDownload, OpenedBundle, OpenedRun } from './api/share.ts';
+export type { ReplayResult } from './share/bundle-replay.ts';
 

@@ -3,7 +3,7 @@
 // turns loop events into RunEvents. Many runs can go at once (they are I/O-bound); each has its own control.
 import { toPublicBug } from './contracts/bug.ts';
 import type { LlmProvider } from './contracts/llm.ts';
-import type { Trajectory } from './contracts/trajectory.ts';
+import type { Trajectory, TrajStep } from './contracts/trajectory.ts';
 import { parseStrategySpec, type StrategySpec } from './contracts/strategy.ts';
 import type { ModelSettings, RunEvent, RunRequest } from './engine-api.ts';
 import type { Engine } from './engine.ts';
@@ -18,9 +18,12 @@ import { createScriptedProvider } from './llm/scripted-provider.ts';
 import { createReplayProvider } from './llm/replay-provider.ts';
 import { parseCassette } from './contracts/cassette.ts';
 import { HumanChannel, type HumanTurn } from './llm/human-provider.ts';
+import { strategyOutline } from './api/strategy-outline.ts';
 import { RunnerClient, runnerValidator } from './runner-client/client.ts';
 import { deleteTrajectory, listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from './agent/persistence.ts';
 import { historyContextProvider, historyRequest } from './history/run-context.ts';
+import { checkForkPoint, forkReplayProvider, forkStrategy, recordForkOf, stepsStillToReplay, type ForkOf } from './agent/fork.ts';
+import type { ForkRequest } from './api/fork.ts';
 
 /** run headers; each step is a record of its own in 'trajectory-steps' (worker/agent/persistence.ts) */
 export const TRAJECTORIES = TRAJECTORY_COLLECTION;
@@ -42,6 +45,8 @@ export interface RunSummary {
   reason: string;
   /** unfinished, saved with a resume point, and not going on in this engine: a reload or crash stopped it (continueRun) */
   interrupted: boolean;
+  /** a fork: the run it replayed and how many of its steps (worker/agent/fork.ts) */
+  forkOf?: { runId: string; step: number };
 }
 
 export interface RunManagerOptions {
@@ -140,8 +145,30 @@ export class RunManager {
     // the run's own price table (recorded at its start) stays its table
     const request: RunRequest = { bugId: saved.bug.id, preset: saved.config.preset, variants: saved.config.variants, overrides: saved.config.overrides, ...settings, prices: saved.config.prices };
     const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+    // a fork goes on replaying its parent's replies if it stopped before step k, then with its own model
+    const fork = saved.forkOf ? { parentSteps: stepsStillToReplay(saved, saved.steps.length < saved.forkOf.step ? await this.get(saved.forkOf.runId) : undefined), forkOf: saved.forkOf } : undefined;
     // only this trajectory goes on: it is the request's last
-    return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories, last: true }, run, onEvent, saved);
+    return this.runOne(request, strategy, { index: saved.config.trajectoryIndex, count: strategy.sampling.trajectories, last: true }, run, onEvent, saved, fork);
+  }
+
+  /**
+   * A new run that replays the first `atStep` steps of a saved run from its record (the parent's replies, the same tool
+   * calls against a fresh workspace and the runner), then goes on with `request.model` (worker/agent/fork.ts).
+   */
+  async forkRun(request: ForkRequest, onEvent: (e: RunEvent) => void): Promise<Trajectory> {
+    const parent = await this.get(request.runId);
+    const step = checkForkPoint(parent, request.runId, request.atStep);
+    const fork = forkStrategy(parent!, request);
+    const prices = request.prices ?? (parent!.config.prices as RunRequest['prices']);
+    refuseUnpricedCostBudget(fork.strategy, { model: request.model, prices });
+    historyRequest(fork.strategy.toolSettings);
+    if (fork.strategy.toolkit !== 'engine' && fork.strategy.toolkit !== 'passerine') {
+      this.javaReady ??= this.initJava();
+      await this.javaReady;
+    }
+    const runRequest: RunRequest = { bugId: parent!.bug.id, preset: fork.preset, variants: fork.variants, overrides: fork.overrides, model: request.model, runner: request.runner, ...(prices ? { prices } : {}) };
+    const run: ActiveRun = { control: new RunControl(), abort: new AbortController() };
+    return this.runOne(runRequest, fork.strategy, { index: 0, count: 1, last: true }, run, onEvent, undefined, { parentSteps: parent!.steps, forkOf: { runId: parent!.runId, step } });
   }
 
   /**
@@ -155,6 +182,7 @@ export class RunManager {
     run: ActiveRun,
     onEvent: (e: RunEvent) => void,
     resumeFrom?: Trajectory,
+    fork?: { parentSteps: readonly TrajStep[]; forkOf: ForkOf },
   ): Promise<Trajectory> {
     const runId = resumeFrom?.runId ?? newRunId();
     const go = async (): Promise<Trajectory> => {
@@ -163,8 +191,13 @@ export class RunManager {
         const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
         // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
         const callsMade = resumeFrom?.steps.length ?? 0;
-        const llm = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages }), run, callsMade);
-        onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade });
+        // the state of the step in flight (the loop announces it before the model call), told with a person's turn
+        let state: string | undefined;
+        // a fork's own model answers from step k + 1: its first reply (or human turn k) is its first
+        const ownCalls = fork ? Math.max(0, callsMade - fork.forkOf.step) : callsMade;
+        const own = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages, ...(state ? { state } : {}) }), run, ownCalls, Math.max(callsMade, fork?.forkOf.step ?? 0));
+        const llm = fork ? forkReplayProvider(fork.parentSteps, fork.forkOf, own, callsMade) : own;
+        onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade, outline: strategyOutline(strategy) });
         return await runAgent({
           strategy,
           preset: request.preset,
@@ -189,9 +222,10 @@ export class RunManager {
           ...(request.model.kind === 'openai' ? { auxiliaryLlm: createOpenAiProvider({ ...request.model, stream: false }) } : {}),
           // HAFixAgent's history section (fn_all | fn_pair | fl_diff), when the strategy asks for one
           contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
-          record: storeRecorder(this.engine.platform.records),
+          record: fork ? recordForkOf(fork.forkOf, storeRecorder(this.engine.platform.records)) : storeRecorder(this.engine.platform.records),
           onEvent: (e) => {
-            if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
+            if (e.type === 'step-started') state = e.state;
+            else if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
             else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
             else if (e.type === 'waiting-for-runner' || e.type === 'runner-back') {
               this.options.onRunnerEvent?.(e);
@@ -270,6 +304,7 @@ export class RunManager {
       status: t.outcome?.status ?? t.status,
       reason: t.outcome?.reason ?? '',
       interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId) && !held.has(t.runId),
+      ...(t.forkOf ? { forkOf: { runId: t.forkOf.runId, step: t.forkOf.step } } : {}),
     }));
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -291,8 +326,11 @@ export class RunManager {
     return loadTrajectory(this.engine.platform.records, runId);
   }
 
-  /** `callsMade`: model calls the run made before (a continued run); list-based models skip that many replies */
-  private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun, callsMade = 0): LlmProvider {
+  /**
+   * `callsMade`: model calls the run made before (a continued run); list-based models skip that many replies.
+   * `humanFirstStep`: the step a person's first turn is (default `callsMade`; a fork's: the step after the replayed ones).
+   */
+  private provider(model: ModelSettings, askHuman: (turn: HumanTurn) => void, run: ActiveRun, callsMade = 0, humanFirstStep = callsMade): LlmProvider {
     switch (model.kind) {
       case 'openai':
         return createOpenAiProvider({ ...model, stream: true });
@@ -302,7 +340,7 @@ export class RunManager {
         return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade });
       }
       case 'human': {
-        const channel = new HumanChannel(askHuman, callsMade);
+        const channel = new HumanChannel(askHuman, humanFirstStep);
         run.human = { answer: (text) => channel.reply(text) };
         return channel.provider;
       }

@@ -10,14 +10,20 @@ import { RunManager } from './run-manager.ts';
 import { importTrajectoryFile, readRecording } from './agent/trajectory-io.ts';
 import { cassetteFromTrajectory } from './agent/record-cassette.ts';
 import type { Trajectory } from './contracts/trajectory.ts';
-import type { ImportProgress, PromptPreviewRequest, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
+import type { ForkRequest, ImportProgress, PromptPreviewRequest, RunEvent, RunRequest, RunnerSettings } from './engine-api.ts';
 import { runToolScriptOnBug } from './api/tool-script.ts';
 import { blameFiles, timeBlame } from './api/history.ts';
+import { commitDetails } from './api/commit-details.ts';
+import { blameBugFile, historySection } from './api/history-explorer.ts';
+import type { HistoryHeuristic } from './history/heuristics.ts';
 import type { ToolCall } from './tools/script.ts';
 import { Experiments } from './experiments/scheduler.ts';
 import { ExperimentsApi, type ExperimentRunSettings } from './api/experiments.ts';
 import type { ExperimentEvent } from './experiments/scheduler.ts';
 import { loadTrajectory } from './agent/persistence.ts';
+import { importTrajectoryAsRun } from './api/trajectory-import.ts';
+import { experimentFileOf } from './api/report-files.ts';
+import { ShareApi } from './api/share.ts';
 
 // The app's base URL: this script is served one directory below it (assets/ in a build, worker/ in dev).
 const platform = createBrowserPlatform({ assetBaseUrl: new URL('../', self.location.href).href });
@@ -36,6 +42,9 @@ const experiments = new ExperimentsApi(
   },
 );
 
+/** bundles: write, open, replay (worker/api/share.ts) */
+const share = new ShareApi(platform.records, runs);
+
 /** What the UI can call. Callbacks arrive as Comlink proxies. */
 const api = {
   listBugs: () => engine.listBugs(),
@@ -47,6 +56,11 @@ const api = {
   cloneRepository: (url: string, corsProxy: string | undefined, onProgress?: (p: ImportProgress) => void) => engine.cloneRepository(url, corsProxy, onProgress),
   blameFiles: (repoId: string, rev?: string, files?: string[]) => blameFiles(engine, repoId, rev, files),
   timeBlame: (repoId: string, file: string, rev?: string, runs?: number) => timeBlame(engine, repoId, file, rev, runs),
+  /** the history explorer (worker/api/history-explorer.ts, commit-details.ts): blame of a bug's file at its history base, */
+  /** a commit's message and diff of one file, and HAFixAgent's history sections as a run's prompt gets them */
+  blameBugFile: (bugId: string, file?: string) => blameBugFile(engine, bugId, file),
+  commitDetails: (repoId: string, oid: string, file: string) => commitDetails(engine, repoId, oid, file),
+  historySection: (bugId: string, heuristic: HistoryHeuristic, variants?: string[]) => historySection(engine, () => initJava(javaWasmUrls), bugId, heuristic, variants),
   listPresets: () => runs.listPresets(),
   /** the strategy editor's starting point and the prompt preview (worker/api/prompt-preview.ts) */
   editableStrategy: (preset: string, variants?: string[]) => engine.editableStrategy(preset, variants),
@@ -54,6 +68,8 @@ const api = {
   startRun: (request: RunRequest, onEvent: (e: RunEvent) => void) => runs.start(request, onEvent),
   /** a saved run a reload interrupted, continued with these model and runner settings */
   continueRun: (runId: string, settings: Pick<RunRequest, 'model' | 'runner'>, onEvent: (e: RunEvent) => void) => runs.continueRun(runId, settings, onEvent),
+  /** a new run replaying a saved run's first k steps from its record, then this model (worker/agent/fork.ts) */
+  forkRun: (request: ForkRequest, onEvent: (e: RunEvent) => void) => runs.forkRun(request, onEvent),
   stopRun: (runId: string) => runs.stop(runId),
   pauseRun: (runId: string) => runs.pause(runId),
   resumeRun: (runId: string) => runs.resume(runId),
@@ -64,6 +80,8 @@ const api = {
   deleteRun: (runId: string) => runs.delete(runId),
   /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */
   importTrajectory: (text: string, fileName: string) => importTrajectoryFile(text, fileName),
+  /** a mini-swe-agent, SWE-agent or RepairLab trajectory file stored as a run, marked imported (worker/api/trajectory-import.ts) */
+  importTrajectoryRun: (text: string, fileName: string) => importTrajectoryAsRun(platform.records, text, fileName),
   /** a cassette file, or a RepairLab trajectory file turned into one, to replay as the model */
   readRecording: (text: string, fileName: string) => readRecording(text, fileName),
   /** the cassette that replays a run (prompts with their hashes, replies in order) */
@@ -87,6 +105,13 @@ const api = {
   /** every experiment's events (progress, cells started and finished) until unwatchExperiments */
   watchExperiments: (onEvent: (e: ExperimentEvent) => void) => experiments.watch(onEvent),
   unwatchExperiments: (watchId: number) => experiments.unwatch(watchId),
+  /** an experiment's self-contained HTML report ('html') or an export (cells-csv, bugs-csv, json, predictions): worker/api/report-files.ts */
+  experimentFile: (id: string, kind: string) => experimentFileOf(experiments, (runId) => loadTrajectory(platform.records, runId), id, kind),
+  /** sharing (worker/api/share.ts): an experiment as a bundle file, a bundle opened here, an experiment's runs replayed from their replies */
+  bundleExperiment: (id: string) => share.bundle(id),
+  openBundle: (bytes: Uint8Array, source: string) => share.open(bytes, source),
+  hasExperiment: (id: string) => share.hasExperiment(id),
+  replayExperiment: (id: string, runner: RunnerSettings, runIds?: string[]) => share.replay(id, runner, runIds),
 };
 
 export type WorkerApi = typeof api;

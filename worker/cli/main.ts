@@ -216,6 +216,31 @@ withRunnerWaitFlags(withRunnerFlags(
     if (t.outcome?.status === 'error' || !t.outcome) process.exitCode = 1;
   });
 
+withRunnerWaitFlags(withRunnerFlags(
+  withModelFlags(
+    program
+      .command('fork <runId>')
+      .description("a new run that replays a saved run's first k steps from its record (same tool calls, same workspace), then this model")
+      .requiredOption('--at <k>', 'how many steps of the run to replay (1 … its length)'),
+    ' (answers from step k + 1; list-based models from their first reply)',
+  )
+    .option('--overrides <json>', 'StrategySpec fields merged over the run\'s own, e.g. \'{"budgets":{"maxSteps":10}}\'')
+    .option('--out <file>', 'write the trajectory here'),
+))
+  .option('--json', 'print the trajectory as JSON')
+  .action(async (runId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { at: string; overrides?: string; out?: string; json?: boolean }) => {
+    const { forkRequestFromFlags, describeFork } = await import('../api/fork.ts');
+    const fork = forkRequestFromFlags(runId, opts);
+    const model = await modelFromFlags(opts);
+    const { RunManager } = await import('../run-manager.ts');
+    const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const runs = new RunManager(await createNodeEngine(), initJavaForNode, runManagerOptions(opts));
+    const t = await withRunner(opts, (runner) => runs.forkRun({ ...fork, model, runner }, (e) => !opts.json && printProgress(e)));
+    if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
+    print(!!opts.json, t, () => describeFork(t));
+    if (t.outcome?.status === 'error' || !t.outcome) process.exitCode = 1;
+  });
+
 program
   .command('presets')
   .description('list the agent presets and their named variants (ablations, paper-vs-code options)')
