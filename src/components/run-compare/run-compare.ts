@@ -1,14 +1,18 @@
 import { LitElement, css, html } from 'lit';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { panelStyles } from '../shared-styles.ts';
+import { getEngine } from '../../engine-client.ts';
 import { compareRows, promptDiff, type CompareCell, type CompareRow } from './compare-rows.ts';
 import '../diff-view.ts';
 import '../trajectory-viewer/long-text.ts';
 
 /** Two or more runs side by side, aligned by step index; what differs from the first run is highlighted. */
 export class RlRunCompare extends LitElement {
-  static override properties = { runs: { attribute: false }, onlyDifferences: { state: true }, openDiffs: { state: true } };
+  static override properties = { runs: { attribute: false }, runIds: { attribute: false }, loadError: { state: true }, onlyDifferences: { state: true }, openDiffs: { state: true } };
   declare runs: Trajectory[];
+  /** saved runs to compare by id (e.g. a fork and its parent): loaded from the engine into `runs` */
+  declare runIds: string[] | undefined;
+  declare loadError: string | undefined;
   declare onlyDifferences: boolean;
   /** "<step>:<run>" of the prompt diffs opened (diffs are computed only when opened) */
   declare openDiffs: Set<string>;
@@ -35,10 +39,20 @@ export class RlRunCompare extends LitElement {
   ];
 
   override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('runIds') && this.runIds) void this.load(this.runIds);
     if (changed.has('runs')) {
       this.rows = compareRows(this.runs);
       this.openDiffs = new Set();
     }
+  }
+
+  private async load(ids: string[]) {
+    this.loadError = undefined;
+    const runs = await Promise.all(ids.map((id) => getEngine().getRun(id)));
+    if (ids !== this.runIds) return;
+    const missing = ids.filter((_, i) => !runs[i]);
+    if (missing.length) this.loadError = `These runs are gone: ${missing.join(', ')}.`;
+    else this.runs = runs as Trajectory[];
   }
 
   private toggleDiff(key: string, open: boolean) {
@@ -68,12 +82,14 @@ export class RlRunCompare extends LitElement {
     const columns = `3rem repeat(${this.runs.length}, minmax(0, 1fr))`;
     const rows = this.onlyDifferences ? this.rows.filter((r) => r.cells.some((c) => c.differs.length)) : this.rows;
     return html`<div data-testid="run-compare">
+      ${this.loadError ? html`<div class="error">${this.loadError}</div>` : ''}
       <label><input type="checkbox" name="only-differences" .checked=${this.onlyDifferences}
         @change=${(e: Event) => (this.onlyDifferences = (e.target as HTMLInputElement).checked)} /> Only steps that differ</label>
       <div class="grid">
         <div class="row" style="grid-template-columns: ${columns}"><span></span>
           ${this.runs.map((r, k) => html`<div class="head">Run ${k + 1}: ${r.bug.id} · ${r.config.preset}${r.config.variants.length ? ` (${r.config.variants.join(', ')})` : ''} ·
-            ${String(r.config.model.model ?? r.config.providerId)} · ${r.outcome?.status ?? r.status}<br /><span class="muted">${r.runId}</span></div>`)}
+            ${String(r.config.model.model ?? r.config.providerId)} · ${r.outcome?.status ?? r.status}<br /><span class="muted">${r.runId}</span>
+            ${r.forkOf ? html`<br /><span class="muted" data-testid="compare-fork-of">fork of ${r.forkOf.runId} at step ${r.forkOf.step}</span>` : ''}</div>`)}
         </div>
         ${rows.map((row) => html`<div class="row" data-testid="compare-row" data-step=${row.index} style="grid-template-columns: ${columns}">
           <span class="idx">${row.index + 1}</span>${row.cells.map((c, k) => this.renderCell(row, c, k))}</div>`)}

@@ -45,12 +45,17 @@ function flattenOverrides(o: Record<string, unknown>, prefix = ''): string[] {
   });
 }
 
+/** A fork's parent, as the Runs list names it: "fork of run-… at step 3". */
+export function forkLabel(forkOf: NonNullable<RunSummary['forkOf']>): string {
+  return `fork of ${forkOf.runId} at step ${forkOf.step}`;
+}
+
 /** The text a column shows for a run (also what the text filter searches). */
 export function cellText(r: RunSummary, column: RunColumn): string {
   switch (column) {
     case 'bug': return r.bugId;
     case 'preset': return r.preset;
-    case 'config': return configSummary(r);
+    case 'config': return r.forkOf ? `${forkLabel(r.forkOf)} · ${configSummary(r)}` : configSummary(r);
     case 'model': return r.model;
     case 'status': return r.status;
     case 'outcome': return r.reason;

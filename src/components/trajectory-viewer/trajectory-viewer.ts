@@ -5,6 +5,7 @@ import { panelStyles } from '../shared-styles.ts';
 import { firstFailingValidation, matchingSteps, nextMatch, stepAction, verdictKind, VERDICT_LABEL } from './step-summary.ts';
 import '../step-card.ts';
 import '../diff-view.ts';
+import '../fork/fork-panel.ts';
 
 /**
  * An opened run: a step navigator (action and verdict per step) beside the open step, stepped through by keyboard —
@@ -19,7 +20,10 @@ export class RlTrajectoryViewer extends LitElement {
     query: { state: true },
     groundTruth: { state: true },
     note: { state: true },
+    forkAt: { state: true },
   };
+  /** the step (1-based) "Fork from here" was pressed on: the fork panel is open for it */
+  declare forkAt: number | undefined;
   declare trajectory: Trajectory;
   declare current: number;
   declare expanded: boolean;
@@ -63,6 +67,7 @@ export class RlTrajectoryViewer extends LitElement {
       this.current = 0;
       this.groundTruth = undefined;
       this.note = '';
+      this.forkAt = undefined;
     }
     if (changed.has('trajectory') || changed.has('query')) this.matchIndexes = matchingSteps(this.trajectory.steps, this.query);
   }
@@ -159,9 +164,11 @@ export class RlTrajectoryViewer extends LitElement {
         <span class="muted" data-testid="match-count">${this.query.trim() ? `${this.matchIndexes.length} step${this.matchIndexes.length === 1 ? '' : 's'} match` : ''}</span>
         <button name="first-failing" @click=${() => this.onKey(new KeyboardEvent('keydown', { key: 'f' }))}>First failing validation</button>
         ${canReveal && this.groundTruth === undefined ? html`<button name="reveal-ground-truth" @click=${this.reveal}>Reveal the ground-truth fix</button>` : ''}
+        ${!t.imported && step?.response ? html`<button name="fork-from-here" @click=${() => (this.forkAt = this.current + 1)}>Fork from here (step ${this.current + 1})</button>` : ''}
         <span class="muted keys">Keys: j/k or ↓/↑ step · Enter/space collapse · f first failing · / search · n/N next/previous match</span>
       </div>
       ${this.note ? html`<div class="muted" role="status" data-testid="viewer-note">${this.note}</div>` : ''}
+      ${this.forkAt ? html`<rl-fork-panel .parent=${t} .step=${this.forkAt}></rl-fork-panel>` : ''}
       ${t.steps.length === 0 ? html`<p class="muted">This run has no steps.</p>` : html`<div class="layout ${this.groundTruth !== undefined ? 'truth' : ''}">
         ${this.renderNavigator()}
         <section data-testid="open-step" data-step=${this.current}>
