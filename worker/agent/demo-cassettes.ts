@@ -1,4 +1,5 @@
-// The demo cassettes' hand-written replies (for bug textkit-1, the bundled demo). Recorded through the
+// The demo cassettes' hand-written replies (textkit-1 with every preset, plus one HAFixAgent demo for a bug of
+// each other category: SH textkit-3, SFMH numkit-3, MFMH textkit-4). Recorded through the
 // engine by record-demo-cassettes.node.ts into public/cassettes/. Nobody should mistake them for model
 // output: each cassette's provenance says the replies were written by hand.
 export interface DemoCassetteSpec {
@@ -75,6 +76,44 @@ const PASSERINE_REPLIES = [
   'THOUGHT: The tests pass.\nACTION: finish success',
 ];
 
+/** HAFixAgent on SH textkit-3: abbreviateMiddle keeps (keep + 1) / 2 characters at both ends, one too many for odd keep. */
+const ABBREVIATE = 'src/main/java/org/repairlab/textkit/Strings.java';
+const SH_REPLIES = [
+  bash('Find abbreviateMiddle, the method the failing test calls.', `grep -n "abbreviateMiddle" ${ABBREVIATE}`),
+  bash('Read the method.', `sed -n '88,100p' ${ABBREVIATE}`),
+  bash(
+    'For an odd keep both head and tail round up, so the result is one character longer than maxLength. The head takes the floor and the tail the rest.',
+    `sed -i -e '97s|(keep + 1) / 2|keep / 2|' -e '98s|(keep + 1) / 2|keep - head|' ${ABBREVIATE} && sed -n '96,99p' ${ABBREVIATE}`,
+  ),
+  bash('Run the failing test.', 'test'),
+  bash('The test passes; the repair is complete.', 'echo COMPLETE_REPAIR_SIGNAL'),
+];
+
+/** HAFixAgent on SFMH numkit-3: add and subtract scale each numerator by the other fraction's factor. */
+const FRACTION = 'src/main/java/org/repairlab/numkit/Fraction.java';
+const SFMH_REPLIES = [
+  bash('Both failing tests use unlike denominators; find where the common denominator is used.', `grep -n "common" ${FRACTION}`),
+  bash('Read add and subtract.', `sed -n '51,54p;73,76p' ${FRACTION}`),
+  bash(
+    'Each numerator must be scaled by common / its own denominator, but add and subtract use the other one. Swap the factors in both methods.',
+    `sed -i 's|(common / other.den) \\([+-]\\) other.num \\* (common / den)|(common / den) \\1 other.num * (common / other.den)|' ${FRACTION} && grep -n "common /" ${FRACTION}`,
+  ),
+  bash('Run the failing tests.', 'test'),
+  bash('Both tests pass; the repair is complete.', 'echo COMPLETE_REPAIR_SIGNAL'),
+];
+
+/** HAFixAgent on MFMH textkit-4: CaseFormat and Slugs both drop digits because they test isLetter. */
+const TEXTKIT_MAIN = 'src/main/java/org/repairlab/textkit';
+const MFMH_REPLIES = [
+  bash('Both failing tests expect digits to be kept; look for the character test in the main sources.', `grep -rn "isLetter" ${TEXTKIT_MAIN}`),
+  bash(
+    'CaseFormat.words and Slugs.slugify treat only letters as word characters, so digits are dropped. Use isLetterOrDigit in both files.',
+    `sed -i 's/Character.isLetter(c)/Character.isLetterOrDigit(c)/' ${TEXTKIT_MAIN}/CaseFormat.java ${TEXTKIT_MAIN}/Slugs.java && grep -rn "isLetter" ${TEXTKIT_MAIN}`,
+  ),
+  bash('Run the failing tests.', 'test'),
+  bash('Both tests pass; the repair is complete.', 'echo COMPLETE_REPAIR_SIGNAL'),
+];
+
 export const DEMO_CASSETTES: DemoCassetteSpec[] = [
   {
     file: 'textkit-1.oneshot.fix.cassette.json',
@@ -129,5 +168,32 @@ export const DEMO_CASSETTES: DemoCassetteSpec[] = [
     description: 'Passerine (one trajectory) on textkit-1: cat, edit, test, finish (hand-written replies).',
     expected: 'plausible',
     replies: PASSERINE_REPLIES,
+  },
+  {
+    file: 'textkit-3.hafixagent.fix.cassette.json',
+    bugId: 'textkit-3',
+    preset: 'hafixagent',
+    overrides: {},
+    description: 'SH (single hunk) bug textkit-3 with HAFixAgent: grep, sed -n, sed -i on two lines of abbreviateMiddle, test, completion signal (hand-written replies).',
+    expected: 'plausible',
+    replies: SH_REPLIES,
+  },
+  {
+    file: 'numkit-3.hafixagent.fix.cassette.json',
+    bugId: 'numkit-3',
+    preset: 'hafixagent',
+    overrides: {},
+    description: 'SFMH (single file, multiple hunks) bug numkit-3 with HAFixAgent: grep, sed -n, one sed -i fixing add and subtract, test, completion signal (hand-written replies).',
+    expected: 'plausible',
+    replies: SFMH_REPLIES,
+  },
+  {
+    file: 'textkit-4.hafixagent.fix.cassette.json',
+    bugId: 'textkit-4',
+    preset: 'hafixagent',
+    overrides: {},
+    description: 'MFMH (multiple files, multiple hunks) bug textkit-4 with HAFixAgent: grep, one sed -i over CaseFormat and Slugs, test, completion signal (hand-written replies).',
+    expected: 'plausible',
+    replies: MFMH_REPLIES,
   },
 ];
