@@ -30,6 +30,7 @@ export class RlApp extends LitElement {
     endpoints: { state: true },
     presets: { state: true },
     bugsLoaded: { state: true },
+    strategyOpened: { state: true },
   };
   declare tab: Tab;
   declare bugs: BugSummary[];
@@ -41,6 +42,8 @@ export class RlApp extends LitElement {
   declare endpoints: ModelEndpointChoice[];
   declare presets: PresetChoice[];
   declare bugsLoaded: boolean;
+  /** the Strategy editor was opened once: it then stays in the page (hidden on other tabs) so unsaved edits survive */
+  declare strategyOpened: boolean;
 
   constructor() {
     super();
@@ -62,6 +65,7 @@ export class RlApp extends LitElement {
       nav button[aria-current='page'] { font-weight: 600; border-bottom: 2px solid var(--accent); border-radius: 0; }
       /* minmax(0, …): a long line of code scrolls inside its box instead of widening the page; one column up to 832 px (the run panel's toolbar needs the width) */
       main { display: grid; grid-template-columns: minmax(14rem, 22rem) minmax(0, 1fr); gap: 1rem; padding: 1rem; align-items: start; }
+      main[hidden] { display: none !important; }
       main > * { min-width: 0; }
       @media (max-width: 52rem) { main { grid-template-columns: minmax(0, 1fr); } }
       main.single { grid-template-columns: 1fr; max-width: 48rem; }
@@ -122,7 +126,7 @@ export class RlApp extends LitElement {
     if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
     if (this.tab === 'experiments')
       return html`<main class="single wide"><rl-experiments-view .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings} @open-run=${(e: CustomEvent<string>) => this.openRun(e.detail)}></rl-experiments-view></main>`;
-    if (this.tab === 'strategy') return html`<main class="single wide"><rl-strategy-editor .bugs=${this.bugs} .presets=${this.presets} .bugId=${this.selected}></rl-strategy-editor></main>`;
+    if (this.tab === 'strategy') return '';
     if (this.tab === 'repositories')
       return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
@@ -141,6 +145,10 @@ export class RlApp extends LitElement {
     </main>`;
   }
 
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('tab') && this.tab === 'strategy') this.strategyOpened = true;
+  }
+
   override render() {
     return html`<header>
         <h1>RepairLab</h1>
@@ -155,7 +163,10 @@ export class RlApp extends LitElement {
         </nav>
         <rl-share-bar .app=${this}></rl-share-bar>
       </header>
-      ${this.renderMain()}`;
+      ${this.renderMain()}
+      ${this.tab === 'strategy' || this.strategyOpened
+        ? html`<main class="single wide" ?hidden=${this.tab !== 'strategy'}><rl-strategy-editor .bugs=${this.bugs} .presets=${this.presets} .bugId=${this.selected}></rl-strategy-editor></main>`
+        : ''}`;
   }
 }
 customElements.define('rl-app', RlApp);

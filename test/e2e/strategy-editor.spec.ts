@@ -52,6 +52,12 @@ test('edit a template → the preview changes → a run of the saved variant rec
   await expect(firstMessage).toContainText(MARK);
   await expect(page.getByTestId('preview-diff').first()).toContainText(`+${MARK}`);
   await expect(editor.getByTestId('strategy-diff')).toContainText(`+${MARK}`);
+  // an edit not yet saved survives a visit to another tab
+  await page.getByRole('button', { name: 'Runs' }).click();
+  await expect(editor).toBeHidden();
+  await page.getByRole('button', { name: 'Strategy editor' }).click();
+  await expect(firstMessage).toContainText(MARK);
+  await expect(editor.getByTestId('strategy-diff')).toContainText(`+${MARK}`);
 
   // a budget from the form
   await editor.getByRole('tab', { name: 'Parser, memory, budgets' }).click();
