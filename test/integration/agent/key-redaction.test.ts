@@ -2,15 +2,10 @@
 // the cassette server, answering with replies that contain a canary key) puts the key in its prose and in the
 // patch it writes. Nothing the run stores — trajectory, step records, the cassette made from it, a cassette recorded
 // from the provider — holds the key. Real runner for the patch's validation.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
-import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
-import { startRunner } from '../../../runner/src/index.ts';
+import { expect, it } from 'vitest';
+import { useRunManagerHome } from '../../helpers/run-manager-home.ts';
 import { startCassetteServer } from '../../../worker/llm/cassette-server.ts';
 import { createOpenAiProvider } from '../../../worker/llm/openai-provider.ts';
 import { createRecordingProvider } from '../../../worker/llm/recording-provider.ts';
@@ -18,16 +13,7 @@ import { cassetteFromTrajectory } from '../../../worker/agent/record-cassette.ts
 
 /** a key no real provider issued; long and distinctive so any copy of it is found */
 const CANARY = 'canary-key-7f3a9c1e5b2d4f60';
-const home = mkdtempSync(join(tmpdir(), 'repairlab-redact-'));
-let runner: Awaited<ReturnType<typeof startRunner>>;
-
-beforeAll(async () => {
-  runner = await startRunner({ port: 0 });
-});
-afterAll(async () => {
-  await runner?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+const lab = useRunManagerHome('redact');
 
 /** every file under `dir`, as text */
 function allText(dir: string): string {
@@ -38,21 +24,21 @@ function allText(dir: string): string {
 }
 
 it('a reply that echoes the key is recorded without it: prompts, replies, patches, records and cassettes', async () => {
-  const engine = new Engine(createNodePlatform({ root: home }));
+  const engine = lab.engine();
   const bug = await engine.catalog.bug('textkit-1');
   // the ground truth with the key written into a comment of the patched file
   const patch = bug.groundTruth.patch!.replace(/^\+(?!\+\+)(.*)$/m, (_line, code: string) => `+${code} // ${CANARY}`);
   const replies = [`Your key is ${CANARY}, by the way.\n\`\`\`diff\n${patch}\`\`\`\n`, `Still ${CANARY}.\n\`\`\`diff\n${patch}\`\`\`\n`];
   const server = await startCassetteServer({ replies, model: 'canary-model' });
   try {
-    const runs = new RunManager(engine, initJavaForNode);
+    const runs = lab.runs();
     const [t] = await runs.start(
       {
         bugId: 'textkit-1',
         preset: 'oneshot',
         overrides: { budgets: { maxSteps: 2 } },
         model: { kind: 'openai', baseURL: server.baseURL, model: 'canary-model', apiKey: CANARY },
-        runner: { url: runner.url, token: runner.token },
+        runner: lab.runner,
         prices: { 'canary-model': { inputPerMTok: 0, outputPerMTok: 0 } },
       },
       () => undefined,
@@ -65,7 +51,7 @@ it('a reply that echoes the key is recorded without it: prompts, replies, patche
     expect(t!.steps[0]!.response?.content).toContain('Your key is [redacted key]');
     expect(t!.steps[0]!.overlayChange?.diff ?? '').toContain('[redacted key]');
     expect(t!.outcome?.finalPatch).toContain('[redacted key]');
-    expect(allText(home)).not.toContain(CANARY);
+    expect(allText(lab.home)).not.toContain(CANARY);
     // a cassette made from the run
     expect(JSON.stringify(cassetteFromTrajectory(t!))).not.toContain(CANARY);
 

@@ -2,36 +2,20 @@
 // startup run_tests) that a person plays through the RunManager: 'run-started' carries the strategy's outline (states,
 // transitions, tools with their arguments, reply format), and each 'human-turn' names the state it is in — so the form
 // offers that state's tools and the diagram lights it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
-import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
-import { startRunner } from '../../../runner/src/index.ts';
+import { expect, it } from 'vitest';
+import { useRunManagerHome } from '../../helpers/run-manager-home.ts';
 import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
 import { strategyOutline } from '../../../worker/api/strategy-outline.ts';
 import type { RunEvent } from '../../../worker/engine-api.ts';
 import { argsFromFields, composeReply, toolsAllowedIn } from '../../../src/components/classroom/compose-reply.ts';
 
-const home = mkdtempSync(join(tmpdir(), 'repairlab-classroom-'));
-let runner: Awaited<ReturnType<typeof startRunner>>;
-
-beforeAll(async () => {
-  runner = await startRunner({ port: 0 });
-});
-afterAll(async () => {
-  await runner?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+const lab = useRunManagerHome('classroom');
 
 it("a person's RepairAgent turns name their state; the run starts with the strategy's outline", async () => {
-  const runs = new RunManager(new Engine(createNodePlatform({ root: home })), initJavaForNode);
+  const runs = lab.runs();
   const events: RunEvent[] = [];
   let answered = 0;
-  const done = runs.start({ bugId: 'textkit-1', preset: 'repairagent', model: { kind: 'human' }, runner: { url: runner.url, token: runner.token } }, (e) => {
+  const done = runs.start({ bugId: 'textkit-1', preset: 'repairagent', model: { kind: 'human' }, runner: lab.runner }, (e) => {
     events.push(e);
     if (e.type !== 'human-turn') return;
     const outline = events.find((x) => x.type === 'run-started')!.outline!;
