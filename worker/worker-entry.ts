@@ -109,7 +109,7 @@ const api = {
   experimentFile: (id: string, kind: string) => experimentFileOf(experiments, (runId) => loadTrajectory(platform.records, runId), id, kind),
   /** sharing (worker/api/share.ts): an experiment as a bundle file, a bundle opened here, an experiment's runs replayed from their replies */
   bundleExperiment: (id: string) => share.bundle(id),
-  openBundle: (bytes: Uint8Array, source: string) => share.open(bytes, source),
+  openBundle: (bytes: Uint8Array, source: string, expectedSha256?: string) => share.open(bytes, source, expectedSha256),
   hasExperiment: (id: string) => share.hasExperiment(id),
   replayExperiment: (id: string, runner: RunnerSettings, runIds?: string[]) => share.replay(id, runner, runIds),
 };

@@ -56,6 +56,20 @@ export async function linkOf(view: ViewSnapshot): Promise<ViewLink> {
   }
 }
 
+/**
+ * The link of a view that points to a bundle (`bundle`: its content hash and the address it will be fetched from):
+ * with the view's configuration while that still fits, else the view and the bundle reference alone.
+ */
+export async function bundleLinkOf(view: ViewSnapshot, bundle: { sha256: string; url: string }): Promise<string> {
+  const full = linkStateOf(view);
+  try {
+    return await encodeLink({ ...full, bundle });
+  } catch (e) {
+    if (!(e instanceof LinkTooLongError)) throw e;
+    return encodeLink({ view: full.view, bundle });
+  }
+}
+
 /** The state a page address holds in its fragment, undefined when the fragment is not a RepairLab link; a damaged link throws LinkError. */
 export async function stateOfHash(hash: string): Promise<LinkState | undefined> {
   const fragment = hash.replace(/^#/, '');

@@ -8,14 +8,19 @@
 //   page, which stores nothing), lists every run, and every run replays to the identical outcome with the model
 //   server shut down;
 // - a deep link opens step k of a run, a comparison link the comparison; `?bundle=<url>` with it on a fresh profile fetches the bundle, then opens the step;
-// - the canary key is in no link, no bundle and no IndexedDB store or storage entry but its own.
+// - "Link to a bundle": the bundle downloaded, an address given (a bad one refused by what is wrong), the link opened
+//   on a fresh profile fetches the bundle from that address (a local server allowing the app's origin), imports it and
+//   opens the experiment with its runs; another file at that address is refused by both hashes and stores nothing;
+// - the canary key is in no link, no bundle, not in the HTML report nor any CSV download of the results, and in no
+//   IndexedDB store or storage entry but its own.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync } from 'fflate';
 import { test, expect, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
 import { decodeLink } from '../../worker/share/link-codec.ts';
+import { canonicalJson, sha256Hex } from '../../worker/llm/prompt-hash.ts';
 import { appUrl, useModelEndpoint } from './helpers.ts';
 
 const FIX = (JSON.parse(readFileSync('public/cassettes/textkit-1.oneshot.fix.cassette.json', 'utf8')) as { calls: { response: { content: string } }[] }).calls[0]!.response.content;
@@ -236,10 +241,17 @@ test('a link restores view and configuration on a fresh profile; a bundle opens 
   await c.context().close();
 
   // --- ?bundle=<url> with the deep link on one more fresh profile: the bundle is fetched and opened, then the step shown
+  // the user's own file server: one address, whose file the test changes; CORS allows the app's origin only
+  let served: Uint8Array = bundleBytes;
   const files = createServer((req, res) => {
-    res.writeHead(req.url === '/b.rlbundle.json.gz' ? 200 : 404, { 'access-control-allow-origin': '*', 'content-type': 'application/gzip' });
-    res.end(req.url === '/b.rlbundle.json.gz' ? bundleBytes : undefined);
+    const found = req.url === '/b.rlbundle.json.gz';
+    res.writeHead(found ? 200 : 404, { 'access-control-allow-origin': process.env.E2E_APP_ORIGIN!, 'content-type': 'application/gzip' });
+    res.end(found ? served : undefined);
   });
+  let bundleLink = '';
+  let linkedBundleJson = '';
+  let htmlReport = '';
+  const csvs: string[] = [];
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   try {
     const bundleUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/b.rlbundle.json.gz`;
@@ -255,16 +267,81 @@ test('a link restores view and configuration on a fresh profile; a bundle opens 
     await d.goto(`${appUrl()}?bundle=${encodeURIComponent(bundleUrl.replace('b.rlbundle', 'missing.rlbundle'))}`);
     await expect(d.getByTestId('share-error')).toContainText('answered 404');
     await d.context().close();
+
+    // --- "Link to a bundle" on the experiment: download its bundle, say where it will be, get a link that points to it
+    await page.goto(experimentLink);
+    await expect(page.getByTestId('experiment-detail')).toHaveAttribute('data-experiment', experimentId);
+    await page.getByRole('button', { name: 'Link to a bundle…' }).click();
+    const form = page.getByTestId('bundle-link');
+    const linkDownload = page.waitForEvent('download');
+    await form.getByRole('button', { name: 'Download bundle' }).click();
+    const linkedPath = testInfo.outputPath('linked.rlbundle.json.gz');
+    await (await linkDownload).saveAs(linkedPath);
+    const linkedBytes = readFileSync(linkedPath);
+    linkedBundleJson = new TextDecoder().decode(gunzipSync(linkedBytes));
+    const linked = JSON.parse(linkedBundleJson) as { sha256: string; content: { experiment: Record<string, unknown> } };
+    await form.locator('input[name="bundle-url"]').fill('ftp://127.0.0.1/b.rlbundle.json.gz');
+    await form.getByRole('button', { name: 'Make link' }).click();
+    await expect(page.getByTestId('bundle-link-error')).toContainText('is a ftp address: a link can only point to an https:// or http:// address');
+    await form.locator('input[name="bundle-url"]').fill(bundleUrl);
+    await form.getByRole('button', { name: 'Make link' }).click();
+    await expect(page.getByTestId('share-note')).toContainText(`fetches bundle ${linked.sha256.slice(0, 16)}… from ${bundleUrl}`);
+    bundleLink = await page.locator('input[name="share-link"]').inputValue();
+    expect(await decodeLink(bundleLink)).toMatchObject({ view: { kind: 'experiment', experiment: experimentId }, bundle: { sha256: linked.sha256, url: bundleUrl } });
+    await shot(page, testInfo, '7-link-to-a-bundle');
+    // opened on a fresh profile: fetched from that address, checked, imported; the experiment opens with its runs
+    served = linkedBytes;
+    const e = await freshPage(browser);
+    await e.goto(bundleLink);
+    await expect(e.getByTestId('opened-bundle')).toHaveAttribute('data-experiment', experimentId);
+    await expect(e.getByTestId('opened-bundle').locator('tbody tr')).toHaveCount(2);
+    await expect(e.getByTestId('experiment-detail')).toHaveAttribute('data-experiment', experimentId);
+    await expect(e.getByTestId('link-missing')).toHaveCount(0);
+    await expect(e.locator(`tr[data-experiment="${experimentId}"]`)).toHaveAttribute('data-status', 'finished');
+    await shot(e, testInfo, '8-bundle-link-fresh-profile');
+    await e.getByRole('button', { name: 'Runs' }).click();
+    await expect(e.locator('tr.run')).toHaveCount(2);
+    await e.context().close();
+    // another (valid) bundle at that address: refused, naming both hashes, and nothing stored
+    const otherContent = { ...linked.content, experiment: { ...linked.content.experiment, updatedAt: new Date(0).toISOString() } };
+    const otherSha = await sha256Hex(canonicalJson(otherContent));
+    expect(otherSha).not.toBe(linked.sha256);
+    served = gzipSync(new TextEncoder().encode(JSON.stringify({ ...linked, sha256: otherSha, content: otherContent })));
+    const f = await freshPage(browser);
+    await f.goto(bundleLink);
+    await expect(f.getByTestId('share-error')).toContainText(`Nothing was opened: ${bundleUrl} is not the bundle this link points to: the link expects sha256 ${linked.sha256}, the file has sha256 ${otherSha}`);
+    await expect(f.getByTestId('link-missing')).toContainText(`Experiment ${experimentId} is not in this browser`);
+    await shot(f, testInfo, '9-other-bundle-refused');
+    expect(await f.evaluate(() => (globalThis as unknown as { repairlab: { engine: { listRuns(): Promise<unknown[]> } } }).repairlab.engine.listRuns())).toEqual([]);
+    expect(await f.evaluate((id) => (globalThis as unknown as { repairlab: { engine: { hasExperiment(id: string): Promise<boolean> } } }).repairlab.engine.hasExperiment(id), experimentId)).toBe(false);
+    await f.context().close();
+
+    // --- the experiment's results as files: the HTML report and every CSV download of its tables and charts
+    const results = page.locator('rl-experiment-results');
+    const saved = async (button: Locator) => {
+      const download = page.waitForEvent('download');
+      await button.click();
+      return readFileSync((await (await download).path())!).toString('utf8');
+    };
+    htmlReport = await saved(results.getByRole('button', { name: 'Download HTML report' }));
+    expect(htmlReport).toContain(experimentId);
+    const csvButtons = await results.locator('button[name$="-csv"], button[name="export-csv"]').all();
+    expect(csvButtons.length).toBeGreaterThan(1);
+    for (const button of csvButtons) csvs.push(await saved(button));
+    expect(csvs.some((csv) => csv.includes('oneshot') || csv.includes(experimentId))).toBe(true);
   } finally {
     await new Promise((resolve) => files.close(resolve));
   }
 
   // --- the canary: in no link, not in the bundle, and in no stored value of the first profile but its own entry
-  for (const link of [experimentLink, stepLink, compareLink, bugLink, viewOnly]) {
+  for (const link of [experimentLink, stepLink, compareLink, bugLink, viewOnly, bundleLink]) {
     expect(decodeURIComponent(link)).not.toContain(CANARY);
     expect(JSON.stringify(await decodeLink(link))).not.toContain(CANARY);
   }
   expect(bundleJson).not.toContain(CANARY);
+  expect(linkedBundleJson).not.toContain(CANARY);
+  expect(htmlReport).not.toContain(CANARY);
+  for (const csv of csvs) expect(csv).not.toContain(CANARY);
   const stored = await storedTexts(page);
   // the search does reach the run records (it would find the key there)
   expect(stored.some((s) => s.where.startsWith('indexedDB ') && s.text.includes(runId))).toBe(true);

@@ -7,6 +7,7 @@ import type { RunEvent, RunRequest, RunnerSettings } from '../engine-api.ts';
 import { EXPERIMENT_COLLECTION } from '../experiments/store.ts';
 import { collectBundle, readBundle, writeBundle } from '../share/bundle.ts';
 import { importBundle, type ImportResult } from '../share/bundle-import.ts';
+import { refuseUnexpectedBundle } from '../share/bundle-link.ts';
 import { replayBundle, type ReplayResult } from '../share/bundle-replay.ts';
 
 export interface BundleDownload {
@@ -53,9 +54,13 @@ export class ShareApi {
     return { name, bytes, sha256, cells: content.cells.length, runs: content.runs.length };
   }
 
-  /** Verifies a bundle file and imports it; a damaged or conflicting one stores nothing. `source` names it in errors. */
-  async open(bytes: Uint8Array, source: string): Promise<OpenedBundle> {
+  /**
+   * Verifies a bundle file and imports it; a damaged or conflicting one stores nothing. `source` names it in errors.
+   * `expectedSha256`: the hash a link points to — a bundle with another one is refused before anything is stored.
+   */
+  async open(bytes: Uint8Array, source: string, expectedSha256?: string): Promise<OpenedBundle> {
     const bundle = await readBundle(bytes, source);
+    if (expectedSha256) refuseUnexpectedBundle(source, expectedSha256, bundle.sha256);
     const result = await importBundle(this.records, bundle);
     const byId = new Map(bundle.content.runs.map((r) => [r.trajectory.runId, r.trajectory]));
     const cellRuns = bundle.content.cells.flatMap((c) => {

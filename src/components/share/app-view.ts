@@ -23,7 +23,8 @@ export type AppHandle = Lit & {
 type RunPanel = Lit & { preset: string; variants: string[]; overridesText: string; chosenPreset: string; effectiveOverridesText: string };
 type RunsView = Lit & { open?: Trajectory; imported?: unknown; comparing?: Trajectory[]; selected: string[]; show(id: string): Promise<void>; compare(): Promise<void> };
 type Viewer = Lit & { current: number; trajectory: Trajectory; focusStep(): void };
-type ExperimentsView = Lit & { open?: ExperimentSnapshot; building: boolean; openExperiment(id: string): Promise<void> };
+/** `refreshList`: private to the view, called here because a bundle opened for a link adds an experiment it has not listed */
+type ExperimentsView = Lit & { open?: ExperimentSnapshot; building: boolean; openExperiment(id: string): Promise<void>; refreshList?(): Promise<void> };
 type Builder = Lit & { mode: 'form' | 'json'; specText: string };
 
 const find = <T>(root: Lit | undefined, selector: string) => (root?.renderRoot.querySelector(selector) ?? undefined) as T | undefined;
@@ -134,6 +135,9 @@ async function openExperiment(app: AppHandle, id: string | undefined, spec: unkn
   await showTab(app, 'experiments');
   const view = find<ExperimentsView>(app, 'rl-experiments-view')!;
   if (id && (await getEngine().hasExperiment(id))) {
+    // here now (a bundle just opened for this link): listed, and shown instead of the spec the builder was given
+    view.building = false;
+    await view.refreshList?.();
     await view.openExperiment(id);
     return {};
   }

@@ -1,7 +1,9 @@
 // The app's sharing controls, in its header: "Copy link" (the view on screen and its configuration, in the URL
 // fragment), "Open bundle" (a file picker; a file dropped anywhere on the page and `?bundle=<url>` do the same),
 // and what a link or bundle brought: a view not in this browser named (with its bundle offered), a model to adopt,
-// an opened bundle's runs with Replay. The URL keeps following the view while the user moves around.
+// an opened bundle's runs with Replay, and "Link to a bundle" (bundle-link.ts) for an experiment whose configuration
+// does not fit in a link. A link that points to a bundle fetches it when what it names is not here. The URL keeps
+// following the view while the user moves around.
 import { LitElement, css, html } from 'lit';
 import type { ExperimentModel } from '../../../worker/contracts/experiment.ts';
 import type { OpenedBundle, ReplayResult } from '../../../worker/engine-api.ts';
@@ -9,12 +11,16 @@ import type { LinkState } from '../../../worker/share/link-state.ts';
 import { MAX_LINK_CHARS } from '../../../worker/share/link-codec.ts';
 import { getEngine } from '../../engine-client.ts';
 import { saveSettings } from '../../state/settings.ts';
-import { bundleUrlOf, linkOf, settingsWithLinkModel, stateOfHash } from '../../state/url-state.ts';
+import { bundleUrlOf, linkOf, settingsWithLinkModel, stateOfHash, type ViewSnapshot } from '../../state/url-state.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { openView, readView, type AppHandle, type OpenResult } from './app-view.ts';
 import './bundle-download.ts';
+import type { BundleLinkMade } from './bundle-link.ts';
+import './bundle-link.ts';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+type BundleLinkView = Extract<ViewSnapshot, { kind: 'experiment' }> & { experiment: string };
 
 export class RlShareBar extends LitElement {
   static override properties = {
@@ -28,6 +34,7 @@ export class RlShareBar extends LitElement {
     replays: { state: true },
     busy: { state: true },
     tooLongFor: { state: true },
+    bundleLinkView: { state: true },
   };
   declare app: AppHandle;
   /** the last copied link, shown so it can be selected by hand too */
@@ -43,6 +50,12 @@ export class RlShareBar extends LitElement {
   declare busy: boolean;
   /** the experiment whose configuration did not fit in its link */
   declare tooLongFor: string | undefined;
+  /** the experiment view "Link to a bundle" is making a link for */
+  declare bundleLinkView: BundleLinkView | undefined;
+  /** the view whose bundle link the URL holds: following the view must not replace it with a plain link */
+  private bundleLinked: string | undefined;
+  /** the bundles a link has fetched by itself already (by hash): never twice, whatever they held */
+  private fetchedForLink = new Set<string>();
   /** the link being opened: opening a bundle for it opens its view again */
   private pending: LinkState | undefined;
   private restoring = false;
@@ -119,9 +132,13 @@ export class RlShareBar extends LitElement {
     this.missing = this.linkModel = undefined;
     this.pending = state;
     this.restoring = true;
+    let fetchBundle: { sha256: string; url: string } | undefined;
     try {
       const result = await openView(this.app, state);
       this.missing = result.missing ? result : undefined;
+      // a link that points to a bundle brings what it names by itself, once
+      const ref = state.bundle;
+      if (result.missing && result.bundleWanted && ref?.url && !this.fetchedForLink.has(ref.sha256)) fetchBundle = { sha256: ref.sha256, url: ref.url };
       if (!result.missing) this.pending = undefined;
       const model = state.config?.model ?? state.experiment?.model;
       const mine = this.app.settings;
@@ -130,6 +147,10 @@ export class RlShareBar extends LitElement {
       this.error = `The link's view could not be opened: ${message(e)}`;
     } finally {
       this.restoring = false;
+    }
+    if (fetchBundle) {
+      this.fetchedForLink.add(fetchBundle.sha256);
+      await this.openBundleFrom(fetchBundle.url, fetchBundle.sha256);
     }
   }
 
@@ -142,6 +163,8 @@ export class RlShareBar extends LitElement {
   private async sync() {
     if (this.restoring || this.missing) return;
     const view = readView(this.app);
+    if (this.bundleLinked && this.bundleLinked === JSON.stringify(view)) return;
+    this.bundleLinked = undefined;
     try {
       const fragment = view ? (await linkOf(view)).fragment : '';
       const url = new URL(location.href);
@@ -154,7 +177,7 @@ export class RlShareBar extends LitElement {
 
   private async copyLink() {
     this.error = this.note = undefined;
-    this.tooLongFor = undefined;
+    this.tooLongFor = this.bundleLinkView = this.bundleLinked = undefined;
     const view = readView(this.app);
     if (!view) {
       this.error = 'Nothing to link here: open a bug, a run (Runs), an experiment or a comparison, then copy its link.';
@@ -171,8 +194,9 @@ export class RlShareBar extends LitElement {
       if (!carriesConfig) {
         this.note =
           `The configuration makes the link ${fullLength} characters, over the ${MAX_LINK_CHARS} a link may have: this link opens the view only. Share a bundle for the configuration` +
-          (view.kind === 'experiment' ? ':' : ' (run it as an experiment, then Download bundle there).');
+          (view.kind === 'experiment' ? ': Link to a bundle below, or download it.' : ' (run it as an experiment, then Download bundle there).');
         if (view.kind === 'experiment') this.tooLongFor = view.experiment;
+        if (view.kind === 'experiment' && view.experiment) this.bundleLinkView = { ...view, experiment: view.experiment };
       }
       // no clipboard outside secure contexts (plain http on another host): the link is shown to copy by hand
       const copied = navigator.clipboard ? navigator.clipboard.writeText(this.link) : Promise.reject(new Error('no clipboard'));
@@ -183,6 +207,35 @@ export class RlShareBar extends LitElement {
     } catch (e) {
       this.error = `No link: ${message(e)}`;
     }
+  }
+
+  /** "Link to a bundle…": for the experiment on screen (one stored here: a bundle is made of its runs). */
+  private async askBundleLink() {
+    this.error = this.note = undefined;
+    const view = readView(this.app);
+    if (view?.kind !== 'experiment' || !view.experiment || !(await getEngine().hasExperiment(view.experiment))) {
+      this.error = 'Link to a bundle: open one of your experiments first (Experiments, then its row) — a bundle holds an experiment and its runs.';
+      return;
+    }
+    this.bundleLinkView = { ...view, experiment: view.experiment };
+  }
+
+  /** A link to a bundle was made: it becomes the page's address and is copied, like Copy link's. */
+  private async onBundleLink(e: CustomEvent<BundleLinkMade>) {
+    const { fragment, sha256, url: bundleUrl } = e.detail;
+    const url = new URL(location.href);
+    url.hash = fragment;
+    url.searchParams.delete('bundle');
+    history.replaceState(history.state, '', url.href);
+    this.bundleLinked = JSON.stringify(this.bundleLinkView);
+    this.link = url.href;
+    this.missing = undefined;
+    const said = `This link opens the view and fetches bundle ${sha256.slice(0, 16)}… from ${bundleUrl} (put the downloaded file there; any other file is refused).`;
+    const copied = navigator.clipboard ? navigator.clipboard.writeText(this.link) : Promise.reject(new Error('no clipboard'));
+    await copied.then(
+      () => (this.note = `Link copied. ${said}`),
+      () => (this.note = `Copy the link below. ${said}`),
+    );
   }
 
   private onDragOver = (e: DragEvent) => {
@@ -212,21 +265,22 @@ export class RlShareBar extends LitElement {
     return this.openBundle(async () => new Uint8Array(await file.arrayBuffer()), file.name);
   }
 
-  private openBundleFrom(url: string) {
+  /** Fetches and opens the bundle at `url`; `expectedSha256` (a link's bundle): any other bundle is refused. */
+  private openBundleFrom(url: string, expectedSha256?: string) {
     return this.openBundle(async () => {
       const res = await fetch(url).catch((e: unknown) => {
         throw new Error(`${url} could not be fetched (${message(e)}): check the address, or download the file and open it here.`);
       });
       if (!res.ok) throw new Error(`${url} answered ${res.status} ${res.statusText}: check the address, or download the file and open it here.`);
       return new Uint8Array(await res.arrayBuffer());
-    }, url);
+    }, url, expectedSha256);
   }
 
-  private async openBundle(read: () => Promise<Uint8Array>, source: string) {
+  private async openBundle(read: () => Promise<Uint8Array>, source: string, expectedSha256?: string) {
     this.busy = true;
     this.error = this.note = undefined;
     try {
-      this.opened = await getEngine().openBundle(await read(), source);
+      this.opened = await getEngine().openBundle(await read(), source, expectedSha256);
       this.replays = {};
       const o = this.opened;
       this.note = o.alreadyPresent
@@ -260,7 +314,7 @@ export class RlShareBar extends LitElement {
   }
 
   private closeNotes() {
-    this.link = this.note = this.error = this.linkModel = this.opened = this.tooLongFor = undefined;
+    this.link = this.note = this.error = this.linkModel = this.opened = this.tooLongFor = this.bundleLinkView = undefined;
     this.missing = this.pending = undefined;
     this.replays = {};
   }
@@ -292,7 +346,7 @@ export class RlShareBar extends LitElement {
   }
 
   private get hasNotes(): boolean {
-    return !!(this.link || this.note || this.error || this.missing || this.linkModel || this.opened || this.busy);
+    return !!(this.link || this.note || this.error || this.missing || this.linkModel || this.opened || this.busy || this.bundleLinkView);
   }
 
   override updated() {
@@ -303,6 +357,7 @@ export class RlShareBar extends LitElement {
     const m = this.missing;
     return html`<div class="bar">
         <button name="copy-link" @click=${this.copyLink} title="a link to this view and its configuration (never a key)">Copy link</button>
+        <button name="link-to-bundle" @click=${this.askBundleLink} title="an experiment: a link that fetches its bundle from an address you choose">Link to a bundle…</button>
         <button name="open-bundle-button" ?disabled=${this.busy} @click=${this.choose} title="a RepairLab bundle (.rlbundle.json.gz); or drop it anywhere on the page">Open bundle…</button>
         <input type="file" name="open-bundle" aria-label="bundle file" accept=".gz,application/gzip" @change=${this.pickFile} />
       </div>
@@ -312,12 +367,13 @@ export class RlShareBar extends LitElement {
             ${this.error ? html`<div class="error" data-testid="share-error">${this.error}</div>` : ''}
             ${this.busy ? html`<div class="muted">Opening the bundle…</div>` : ''}
             ${this.note ? html`<div data-testid="share-note">${this.note}${this.tooLongFor ? html` <rl-bundle-download .experimentId=${this.tooLongFor}></rl-bundle-download>` : ''}</div>` : ''}
+            ${this.bundleLinkView ? html`<div><rl-bundle-link .view=${this.bundleLinkView} @bundle-link=${this.onBundleLink}></rl-bundle-link></div>` : ''}
             ${this.link ? html`<div><input type="text" readonly name="share-link" aria-label="link to this view" .value=${this.link} /></div>` : ''}
             ${m
               ? html`<div data-testid="link-missing">${m.missing}
                   ${m.bundleWanted ? html` Open the bundle it comes from:
                     <button name="open-bundle-for-link" @click=${this.choose}>Open bundle…</button>
-                    ${this.pending?.bundle?.url ? html`<button name="fetch-link-bundle" @click=${() => this.openBundleFrom(this.pending!.bundle!.url!)}>Fetch it from ${this.pending.bundle.url}</button>` : ''}` : ''}</div>`
+                    ${this.pending?.bundle?.url ? html`<button name="fetch-link-bundle" @click=${() => this.openBundleFrom(this.pending!.bundle!.url!, this.pending!.bundle!.sha256)}>Fetch it from ${this.pending.bundle.url}</button>` : ''}` : ''}</div>`
               : ''}
             ${this.linkModel
               ? html`<div data-testid="link-model">This link was made with the model <code>${this.linkModel.model ?? '(the provider default)'}</code> at <code>${this.linkModel.baseURL ?? this.linkModel.provider}</code>.

@@ -98,6 +98,19 @@ describe('ShareApi', () => {
     expect(await listTrajectoryHeaders(elsewhere)).toEqual([]);
   });
 
+  it('refuses a bundle other than the one a link expects, naming both hashes, and stores nothing', async () => {
+    const { records } = await finishedExperiment();
+    const file = await new ShareApi(records, runsOver(records)).bundle(ID);
+    const elsewhere = new MemoryRecordStore();
+    const share = new ShareApi(elsewhere, runsOver(elsewhere));
+    const expected = '0'.repeat(64);
+    await expect(share.open(file.bytes, 'https://example.org/b.gz', expected)).rejects.toThrow(`the link expects sha256 ${expected}, the file has sha256 ${file.sha256}`);
+    expect(await elsewhere.list('experiments')).toEqual([]);
+    expect(await listTrajectoryHeaders(elsewhere)).toEqual([]);
+    // the expected one opens
+    expect(await share.open(file.bytes, 'https://example.org/b.gz', file.sha256)).toMatchObject({ experimentId: ID, runs: 2 });
+  });
+
   it('replays only the chosen runs, equal to the recording, on the given runner, and keeps no replay record', async () => {
     const { records, runs } = await finishedExperiment();
     const manager = runsOver(records);
