@@ -42,14 +42,29 @@ export function registerShareCommands(program: Command): void {
 
   experiment
     .command('link <id>')
-    .description("a link to the experiment's view carrying its spec (no key); refused when it would exceed 8,000 characters — share a bundle then")
+    .description("a link to the experiment's view carrying its spec (no key); refused when it would exceed 8,000 characters — share a bundle then (--bundle-url)")
     .option('--app <url>', 'the app address the link opens', 'http://127.0.0.1:5173/')
-    .action(async (id: string, opts: { app: string }) => {
+    .option('--bundle-url <url>', "where you will put the experiment's bundle (`experiment bundle`): the link also carries its sha256 and that address, and keeps just the view when the spec would not fit")
+    .action(async (id: string, opts: { app: string; bundleUrl?: string }) => {
       const { ExperimentStore } = await import('../experiments/store.ts');
-      const { encodeLink } = await import('../share/link-codec.ts');
-      const record = await new ExperimentStore((await createNodeEngine()).platform.records).get(id);
+      const { encodeLink, LinkTooLongError } = await import('../share/link-codec.ts');
+      const records = (await createNodeEngine()).platform.records;
+      const record = await new ExperimentStore(records).get(id);
       if (!record) throw new Error(`there is no experiment ${id} in ${repairlabHome()}/records (list them with \`repairlab experiments\`).`);
-      const fragment = await encodeLink({ view: { kind: 'experiment', experiment: id }, experiment: record.spec as never });
+      const view = { kind: 'experiment', experiment: id } as const;
+      let fragment: string;
+      if (opts.bundleUrl === undefined) fragment = await encodeLink({ view, experiment: record.spec as never });
+      else {
+        const [{ parseBundleUrl }, { collectBundle, bundleHash }] = await Promise.all([import('../share/bundle-link.ts'), import('../share/bundle.ts')]);
+        // the same hash `experiment bundle` names its file with: the link fetches that file and checks it
+        const bundle = { sha256: await bundleHash(await collectBundle(records, id)), url: parseBundleUrl(opts.bundleUrl) };
+        try {
+          fragment = await encodeLink({ view, experiment: record.spec as never, bundle });
+        } catch (e) {
+          if (!(e instanceof LinkTooLongError)) throw e;
+          fragment = await encodeLink({ view, bundle });
+        }
+      }
       console.log(`${opts.app.split('#')[0]}#${fragment}`);
     });
 

@@ -208,9 +208,22 @@ describe('repairlab bundle', () => {
     expect(link.stdout).toMatch(/^http:\/\/127\.0\.0\.1:5173\/#rl1\.[\w-]+\n$/);
     const shown = await cli(['link', 'show', link.stdout.trim()]);
     expect(JSON.parse(shown.stdout)).toMatchObject({ view: { kind: 'experiment', experiment: experimentId }, experiment: { name: 'share-canary', model: { seeds: [5] } } });
+    // a link to the bundle: it carries the hash of the file `experiment bundle` wrote and the address given
+    const { sha256 } = JSON.parse(new TextDecoder().decode(gunzipSync(new Uint8Array(await readFile(bundleFile))))) as { sha256: string };
+    const toBundle = await cli(['experiment', 'link', experimentId, '--bundle-url', 'https://example.org/shared/exp.rlbundle.json.gz#x']);
+    expect(toBundle.code, toBundle.stderr).toBe(0);
+    const toBundleShown = await cli(['link', 'show', toBundle.stdout.trim()]);
+    expect(JSON.parse(toBundleShown.stdout)).toMatchObject({ view: { kind: 'experiment', experiment: experimentId }, experiment: { name: 'share-canary' }, bundle: { sha256, url: 'https://example.org/shared/exp.rlbundle.json.gz' } });
+    expect((await cli(['experiment', 'link', experimentId, '--bundle-url', 'ftp://example.org/x'])).stderr).toMatch(/is a ftp address: a link can only point to an https:\/\/ or http:\/\/ address/);
     const outputs = [
       link,
       shown,
+      toBundle,
+      toBundleShown,
+      await cli(['experiment', 'report', experimentId, '--html']),
+      await cli(['experiment', 'export', experimentId, '--csv', 'cells']),
+      await cli(['experiment', 'export', experimentId, '--csv', 'bugs']),
+      await cli(['experiment', 'export', experimentId, '--json']),
       await cli(['experiment', 'export', experimentId, '--preds']),
       await cli(['experiment', 'report', experimentId, '--json']),
       await cli(['experiment', 'report', experimentId, '--csv']),
