@@ -4,7 +4,7 @@
 import { toPublicBug, type BugSpec, type PublicBug } from './contracts/bug.ts';
 import type { Platform } from './contracts/platform.ts';
 import type { Workspace } from './contracts/workspace.ts';
-import type { TestSelection, ValidationResult } from './contracts/runner-api.ts';
+import type { Limits, TestSelection, ValidationResult } from './contracts/runner-api.ts';
 import type { BugSummary, BugView, CodeExcerpt, ImportProgress, PatchChoice, RepoInfo, RunnerSettings } from './engine-api.ts';
 import { BenchmarkCatalog } from './benchmark-catalog.ts';
 import { RepoStore } from './repo/store.ts';
@@ -215,12 +215,12 @@ export class Engine {
   }
 
   /** Validates the buggy version with no patch, the ground-truth fix, or a given unified diff. */
-  async validatePatch(bugId: string, patch: PatchChoice, runner: RunnerSettings, tests?: TestSelection): Promise<ValidationResult> {
+  async validatePatch(bugId: string, patch: PatchChoice, runner: RunnerSettings, tests?: TestSelection, limits?: Partial<Limits>): Promise<ValidationResult> {
     const { bug, workspace } = await this.workspaceFor(bugId);
     if (patch === 'ground-truth') await this.applyGroundTruth(bug, workspace);
     else if (patch !== 'none') await applyUnifiedDiff(workspace, patch.diff);
     const client = new RunnerClient(runner);
-    return client.validate(workspace, bug.layout, tests ?? { mode: 'failing-first', tests: bug.failingTests });
+    return client.validate(workspace, bug.layout, tests ?? { mode: 'failing-first', tests: bug.failingTests }, limits ? { limits } : {});
   }
 
   /** The messages a run's first cycle would send in `state` (worker/api/prompt-preview.ts), with the preset's for comparison. */

@@ -9,7 +9,7 @@ import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/r
 import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
 import { parseJavacOutput } from './diagnostics.ts';
 import { ECJ_JAR, runtimeJars } from './java-env.ts';
-import { projectSettings, type ProjectSettings } from './project-settings.ts';
+import { nodeEncoding, projectSettings, type ProjectSettings } from './project-settings.ts';
 import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
@@ -34,7 +34,7 @@ function quoteArgFile(p: string): string {
  * output has javac's `file:line: error: message` shape, so one parser reads both).
  */
 function compilerArgv(ctx: RunnerContext, settings: ProjectSettings, dest: string, classPath: string, argFile: string): string[] {
-  const common = ['-d', dest, '-encoding', 'UTF-8', '-proc:none', '-g', '-nowarn', '-cp', classPath];
+  const common = ['-d', dest, '-encoding', settings.encoding, '-proc:none', '-g', '-nowarn', '-cp', classPath];
   if (settings.compiler === 'ecj') {
     return [
       'java', `-Xmx${ctx.jvm.heapMb}m`, '-XX:+UseSerialGC', '-cp', ECJ_JAR, 'org.eclipse.jdt.internal.compiler.batch.Main',
@@ -64,7 +64,8 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       if (content === null) await rm(target, { force: true });
       else {
         await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, content);
+        // a patched source in the bytes the compiler reads (-encoding): a Latin-1 project's é stays one byte
+        await writeFile(target, content, file.endsWith('.java') ? nodeEncoding(job.layout.encoding ?? 'UTF-8') : 'utf8');
       }
     }
     const { layout } = job;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { ProjectLayout } from '../../worker/contracts/bug.ts';
+import { allExcludedTests, type ProjectLayout } from '../../worker/contracts/bug.ts';
 import { HttpError } from './errors.ts';
 import { ECJ_JAR, java8Api, projectJars } from './java-env.ts';
 import type { SnapshotStore } from './store.ts';
@@ -30,11 +30,22 @@ export interface ProjectSettings {
   release: number;
   source: string;
   target: string;
+  /** -encoding for javac/ecj, and the charset patched sources are written in (Java's name) */
+  encoding: string;
   /** JVM flags and environment for the test JVM */
   jvmOptions: string[];
   env: Record<string, string>;
+  /** the benchmark's broken tests and the environment's (layout.environmentExcludedTests) */
   excludedTests: string[];
 }
+
+/** Node's name for a layout encoding, to write patched sources in the bytes the compiler reads. */
+export function nodeEncoding(encoding: string): BufferEncoding {
+  return encoding === 'ISO-8859-1' ? 'latin1' : encoding === 'US-ASCII' ? 'ascii' : 'utf8';
+}
+
+/** JDK 8's locale data on JDK 17 (CLDR as the fallback for locales COMPAT lacks): what `localeData: 'compat'` means. */
+export const COMPAT_LOCALE_PROVIDERS = '-Djava.locale.providers=COMPAT,CLDR';
 
 /** The compiler a layout needs: ecj for sources below 1.8 (javac 17 cannot compile them), javac otherwise. */
 export function compilerOf(layout: ProjectLayout): 'javac' | 'ecj' {
@@ -101,6 +112,7 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     `-Duser.language=${language}`,
     ...(country ? [`-Duser.country=${country}`] : []),
     `-Duser.home=${userHome}`,
+    ...(layout.localeData === 'compat' ? [COMPAT_LOCALE_PROVIDERS] : []),
     ...(layout.addOpens ?? []).flatMap((o) => ['--add-opens', `${o}=ALL-UNNAMED`]),
   ];
   const upToJava8 = /^1\.[3-8]$/.test(target) || target === '8';
@@ -113,9 +125,10 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     release: layout.javaRelease,
     source,
     target,
+    encoding: layout.encoding ?? 'UTF-8',
     jvmOptions,
     // (LANG stays the sandbox's C.UTF-8: the JVM takes its locale from user.language/user.country)
     env: { TZ: timeZone, HOME: userHome },
-    excludedTests: layout.excludedTests ?? [],
+    excludedTests: allExcludedTests(layout),
   };
 }

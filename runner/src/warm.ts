@@ -80,7 +80,7 @@ export class WarmWorker {
     for (const d of layout.resourceDirs) config.push(['resourceDir', d]);
     for (const d of layout.testResourceDirs) config.push(['testResourceDir', d]);
     for (const j of settings.jars) config.push(['jar', j]);
-    config.push(['compiler', settings.compiler], ['source', settings.source], ['target', settings.target]);
+    config.push(['compiler', settings.compiler], ['source', settings.source], ['target', settings.target], ['encoding', settings.encoding]);
     if (settings.compiler === 'ecj') config.push(['ecjJar', ECJ_JAR]);
     if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath]);
     for (const t of settings.excludedTests) config.push(['exclude', t]);

@@ -22,9 +22,10 @@ import { join, resolve } from 'node:path';
 import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from '../contracts/bug.ts';
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
-import { javaLevels, libJars, parseExcludedTests } from './defects4j/build-env.ts';
+import { javaLevels, libJars, parseExcludedTests, sourceEncoding } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, hasCommit, resolveGitDir, writeTree } from './defects4j/git.ts';
+import { Defects4jRefusal, layoutEncoding, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
 
 export { Defects4jImportError } from './defects4j/git.ts';
@@ -72,6 +73,8 @@ export interface ImportFailure {
   input?: string;
   /** the git command that failed, when one did */
   command?: string;
+  /** set when the bug was refused (Defects4J builds it with a build RepairLab does not run): the reason */
+  refused?: string;
 }
 
 export interface ImportResult {
@@ -116,7 +119,7 @@ export function importDefects4j(options: ImportDefects4jOptions): ImportResult {
     } catch (error) {
       const e = error as Error & { input?: string; command?: string };
       if (!(error instanceof Defects4jImportError)) throw error; // a bug of the importer, not of the data
-      const failure: ImportFailure = { bugId, message: e.message.startsWith(`${bugId}: `) ? e.message : `${bugId}: ${e.message}`, ...(e.input ? { input: e.input } : {}), ...(e.command ? { command: e.command } : {}) };
+      const failure: ImportFailure = { bugId, message: e.message.startsWith(`${bugId}: `) ? e.message : `${bugId}: ${e.message}`, ...(e.input ? { input: e.input } : {}), ...(e.command ? { command: e.command } : {}), ...(error instanceof Defects4jRefusal ? { refused: error.reason } : {}) };
       failures.push(failure);
       log(`${failure.message} — skipped`);
     }
@@ -173,10 +176,16 @@ function importOne(
     // fixed revision, broken tests removed → the fixed tree; + src patch (fixed → buggy) → the buggy tree
     const fixedDir = join(work, 'fixed');
     step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, bug.fixedRevision, fixedDir));
+    // Defects4J's _post_checkout, on the fixed tree before the src patch: buggy and fixed both carry it (or a refusal)
+    const recipeEncoding = layoutEncoding(projectDir, projectGitDir, [bug.fixedRevision, bug.buggyRevision]);
+    const recipeOn = (dir: string) => postCheckout({ project: options.project, bugId: bug.id, revision: bug.fixedRevision, projectDir, dir, layout, encoding: recipeEncoding });
+    const recipe = recipeOn(fixedDir);
+    for (const s of recipe.steps) options.log?.(`${bugId}: ${s}`);
     const { removed, unmatched } = removeBrokenTests(fixedDir, layout.test, broken);
     const fixedTree = writeTree(gitDir, fixedDir);
     const buggyDir = join(work, 'buggy');
     step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, bug.fixedRevision, buggyDir));
+    recipeOn(buggyDir);
     removeBrokenTests(buggyDir, layout.test, broken);
     step(bugId, srcPatchPath, `patches/${bug.id}.src.patch does not apply to the fixed revision ${bug.fixedRevision}`, () =>
       git(['apply', '--whitespace=nowarn', '-p1', srcPatchPath], { cwd: buggyDir }),
@@ -200,14 +209,19 @@ function importOne(
       git(['update-ref', `refs/repairlab/jars/${bugId}`, writeTree(gitDir, jarDir)], { gitDir });
     }
     const jarOids = jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(work, 'jars', jar.name)]).trim() }));
-    const levels = javaLevels(projectDir, [bug.fixedRevision, bug.buggyRevision], (path) => {
+    const readFixedFile = (path: string) => {
       try {
         return git(['show', `${bug.fixedRevision}:${path}`], { gitDir: projectGitDir });
       } catch {
         return undefined;
       }
-    }, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
-    options.log?.(`${bugId}: Java ${levels.source} (from ${levels.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`);
+    };
+    const revisions = [bug.fixedRevision, bug.buggyRevision];
+    const levels = recipe.javaLevels ?? javaLevels(projectDir, revisions, readFixedFile, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
+    const encoding = sourceEncoding(projectDir, revisions, readFixedFile);
+    options.log?.(
+      `${bugId}: Java ${levels.source} (from ${levels.from}), encoding ${encoding.encoding ?? 'UTF-8'} (from ${encoding.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`,
+    );
 
     const patch = git(['diff', '--no-color', '--no-ext-diff', '--full-index', '-U3', buggyCommit, fixedCommit], { gitDir });
     const inSrc = (p: string) => p.startsWith(layout.src + '/') && p.endsWith('.java');
@@ -222,21 +236,24 @@ function importOne(
       }
     };
     const projectLayout: ProjectLayout = {
-      sourceDirs: [layout.src],
-      testDirs: [layout.test],
+      sourceDirs: [layout.src, ...recipe.sourceDirs],
+      testDirs: [layout.test, ...recipe.testDirs],
       resourceDirs: [],
       testResourceDirs: [],
       javaRelease: options.javaRelease ?? 8,
       junit: 'junit4',
       classpath: options.classpath ?? ['junit4', 'hamcrest'],
-      jars: jarOids,
+      jars: mergeJars(jarOids, treeJarOids(fixedDir, recipe.jars)),
       sourceLevel: levels.source,
       targetLevel: levels.target,
       addOpens: [...DEFECTS4J_ADD_OPENS],
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',
+      // no localeData: JDK 17's COMPAT data is not JDK 8's — measured on Lang-1 and Lang-40, it fails locale tests
+      // (DateUtilsTest::testLANG799_*, FastDateFormatTest::testShortDateStyleWithLocales) that CLDR passes
       excludedTests: excluded,
+      ...(encoding.encoding && encoding.encoding !== 'UTF-8' ? { encoding: encoding.encoding } : {}),
     };
     const bundleName = `${repoId}.bundle`;
     const spec = BugSpec.parse({

@@ -20,11 +20,16 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--out <dir>', 'where imported bundles and BugSpecs go', 'defects4j-bugs')
     .option('--descriptions <file>', 'bug reports as JSON, {"<id>": {"title": "…", "body": "…"}}, for bugs imported now')
     .option('--reimport', 'import again even when the catalogue already holds a bug imported from the same revisions')
+    .option(
+      '--record-env-failures',
+      "record the tests that fail on the developer fix in this environment (not trigger tests) in the bug's spec as " +
+        'layout.environmentExcludedTests, with their failure as the reason, and check again (the buggy version must then fail at least the trigger tests)',
+    )
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
@@ -40,13 +45,20 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.bugs ? { bugs: opts.bugs } : {}),
             ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
             ...(opts.reimport ? { reimport: true } : {}),
+            ...(opts.recordEnvFailures ? { recordEnvFailures: true } : {}),
             log: opts.json ? undefined : (m) => console.error(m),
           }),
         );
         print(!!opts.json, report, () =>
           [
-            ...report.results.map((r) => `${r.bugId.padEnd(14)} ${r.reproduced ? 'reproduces' : 'FAILS'}${r.reused ? ' (reused)' : ''}${r.reasons.map((m) => `\n    - ${m}`).join('')}`),
-            `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail`,
+            ...report.results.map(
+              (r) =>
+                `${r.bugId.padEnd(14)} ${r.reproduced ? 'reproduces' : 'FAILS'}${r.reused ? ' (reused)' : ''}` +
+                `${r.environmentExcluded ? ` — ${r.environmentExcluded} test(s) excluded for the environment${r.environmentRecorded ? ` (${r.environmentRecorded.length} recorded now)` : ''}` : ''}` +
+                `${r.unpatchedExtraFailing?.length ? `; the buggy version also fails ${r.unpatchedExtraFailing.join(', ')}` : ''}` +
+                r.reasons.map((m) => `\n    - ${m}`).join(''),
+            ),
+            `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail, ${report.environmentExcluded} test(s) excluded for the environment`,
           ].join('\n'),
         );
         if (report.failed) process.exitCode = 1;

@@ -37,6 +37,22 @@ export const DEFECTS4J_ADD_OPENS = [
   'java.base/java.nio.charset',
 ] as const;
 
+/** Source encodings the runner can compile with (Java's names); the runner also writes patched files in it. */
+export const SourceEncoding = z.enum(['UTF-8', 'ISO-8859-1', 'US-ASCII']);
+export type SourceEncoding = z.infer<typeof SourceEncoding>;
+
+/** A test excluded for the environment, with why — kept apart from excludedTests (the benchmark's own broken tests). */
+export const EnvironmentExclusion = z.object({
+  test: z.string().regex(/^[\w$.]+(::[\w$]+)?$/, 'excluded tests look like pkg.Class::method or pkg.Class'),
+  reason: z.string().min(1),
+});
+export type EnvironmentExclusion = z.infer<typeof EnvironmentExclusion>;
+
+/** Every test a layout leaves out of suite runs: the benchmark's broken tests and the environment's. */
+export function allExcludedTests(layout: { excludedTests?: string[]; environmentExcludedTests?: EnvironmentExclusion[] }): string[] {
+  return [...new Set([...(layout.excludedTests ?? []), ...(layout.environmentExcludedTests ?? []).map((e) => e.test)])];
+}
+
 export const ProjectLayout = z.object({
   sourceDirs: z.array(z.string()).min(1).describe('program source roots, e.g. src/main/java'),
   testDirs: z.array(z.string()).min(1).describe('test source roots, e.g. src/test/java'),
@@ -63,6 +79,15 @@ export const ProjectLayout = z.object({
     .array(z.string().regex(/^[\w$.]+(::[\w$]+)?$/, 'excluded tests look like pkg.Class::method or pkg.Class'))
     .optional()
     .describe('tests (pkg.Class::method) or whole classes left out of suite runs (Defects4J\'s broken tests)'),
+  encoding: SourceEncoding.optional().describe('the sources\' character encoding, javac/ecj -encoding (default UTF-8)'),
+  localeData: z
+    .enum(['cldr', 'compat'])
+    .optional()
+    .describe('the JDK\'s locale data for the tests: cldr (JDK 9+ default) or compat (JDK 8\'s: -Djava.locale.providers=COMPAT,CLDR)'),
+  environmentExcludedTests: z
+    .array(EnvironmentExclusion)
+    .optional()
+    .describe('tests left out because they fail on the developer fix in the runner\'s environment (not the bug\'s): recorded by `defects4j check --record-env-failures`'),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;
 

@@ -86,7 +86,7 @@ describe('repairlab history fn_pair', () => {
     expect(r.stdout).toContain('Calc-3: no fn_pair history context: no blamed line sits inside a function');
     expect(r.stdout).not.toContain('no fault-localization line has a blame commit');
     const paper = await cli(['history', 'Calc-3', '--heuristic', 'fn_pair'], home);
-    expect(paper.stdout).toContain('The enclosing function of before this commit');
+    expect(paper.stdout).toContain('The enclosing function of did not exist before this commit (this commit added the file src/main/java/org/fixture/Sign.java)');
   }, 60_000);
 });
 

@@ -89,7 +89,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('no fix leaks through the history of imported Defects4J bugs', () => {
   it('imports every active bug of the fixture but the one with broken data', () => {
-    expect(result.bugs.map((b) => b.spec.id)).toEqual(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5', 'Calc-6']);
+    expect(result.bugs.map((b) => b.spec.id)).toEqual(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-5', 'Calc-6', 'Calc-7']);
     expect(result.failures.map((f) => f.bugId)).toEqual(['Calc-4']);
   });
 
@@ -156,7 +156,7 @@ describe('fn_pair when the first blamed line sits in no function', () => {
     const [field, ret] = context.extraction.blamed;
     expect(field!.target.text.trim()).toBe('static final int ZERO_SIGN = -1;');
     expect(context.extraction.primary!.target).toBe(field!.target);
-    expect(context.text).toContain('The enclosing function of before this commit');
+    expect(context.text).toContain('The enclosing function of did not exist before this commit (this commit added the file src/main/java/org/fixture/Sign.java)');
     expect(context.text).toContain('public static int of(int v) {');
     // the header names the line the function was found from
     expect(context.text).toContain(`Blamed line: ${ret!.target.file}:${ret!.target.line} `);

@@ -3,6 +3,7 @@
 // Each becomes a field of the BugSpec's layout, which the runner applies (docs/runner-api.md).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { SourceEncoding } from '../../contracts/bug.ts';
 import { readOptional } from './data.ts';
 
 /** JUnit and hamcrest come from the runner (its harness needs its own); every other jar of lib/ travels by content. */
@@ -86,12 +87,8 @@ export function levelByEra(year: number): string {
   return year < 2005 ? '1.4' : year <= 2010 ? '1.5' : year <= 2013 ? '1.6' : '1.8';
 }
 
-/**
- * The source/target level of a revision. First the build files Defects4J ships for it (build_files/<fixed rev>/, then
- * <buggy rev>/), then the project's own build files at the fixed revision (`readRevisionFile`), each in the order of
- * BUILD_FILE_NAMES; else the era's default (`levelByEra` of the fixed revision's commit year).
- */
-export function javaLevels(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined, year: number): JavaLevels {
+/** The build files to read for a revision, in order: Defects4J's build_files/<rev>/ for each revision, then the project's own at the first. */
+function buildFileCandidates(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined): { from: string; text: () => string }[] {
   const candidates: { from: string; text: () => string }[] = [];
   for (const rev of revisions) {
     for (const name of BUILD_FILE_NAMES) {
@@ -100,13 +97,68 @@ export function javaLevels(projectDir: string, revisions: string[], readRevision
     }
   }
   for (const name of BUILD_FILE_NAMES) candidates.push({ from: `${name} at ${revisions[0]}`, text: () => readRevisionFile(name) ?? '' });
-  for (const candidate of candidates) {
+  return candidates;
+}
+
+/**
+ * The source/target level of a revision. First the build files Defects4J ships for it (build_files/<fixed rev>/, then
+ * <buggy rev>/), then the project's own build files at the fixed revision (`readRevisionFile`), each in the order of
+ * BUILD_FILE_NAMES; else the era's default (`levelByEra` of the fixed revision's commit year).
+ */
+export function javaLevels(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined, year: number): JavaLevels {
+  for (const candidate of buildFileCandidates(projectDir, revisions, readRevisionFile)) {
     const text = candidate.text();
     const source = text ? firstLevel(text, SOURCE_PATTERNS) : undefined;
     if (source) return { source, target: firstLevel(text, TARGET_PATTERNS) ?? source, from: candidate.from };
   }
   const level = levelByEra(year);
   return { source: level, target: level, from: `default for ${year}` };
+}
+
+/**
+ * Where builds name the sources' encoding, most specific first: what the compile task itself is given (an ant
+ * `<javac encoding="…">` — Lang's maven-build.xml says iso-8859-1 there while its properties also carry
+ * project.build.sourceEncoding=UTF-8 for the site), then maven.compile.encoding, commons.encoding and
+ * project.build.sourceEncoding, as properties or pom elements. Values naming a property (`${…}`) are skipped.
+ */
+const ENCODING_PATTERNS = [
+  /<javac\b[^>]*?\bencoding="([^"$]+)"/s,
+  /^\s*maven\.compile\.encoding\s*[=:]\s*(\S+)/m,
+  /<maven\.compile\.encoding>\s*([^<\s$]+)\s*</,
+  /^\s*commons\.encoding\s*[=:]\s*(\S+)/m,
+  /<commons\.encoding>\s*([^<\s$]+)\s*</,
+  /^\s*project\.build\.sourceEncoding\s*[=:]\s*(\S+)/m,
+  /<project\.build\.sourceEncoding>\s*([^<\s$]+)\s*</,
+];
+
+/** A build file's encoding name as SourceEncoding spells it; undefined for one the runner does not know. */
+export function normalizeEncoding(name: string): SourceEncoding | undefined {
+  const key = name.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (key === 'utf8') return 'UTF-8';
+  if (['iso88591', 'latin1', 'l1'].includes(key)) return 'ISO-8859-1';
+  if (['usascii', 'ascii'].includes(key)) return 'US-ASCII';
+  return undefined;
+}
+
+export interface EncodingFound {
+  /** undefined: nothing said, or a name the runner does not know (`from` then says which) */
+  encoding?: SourceEncoding;
+  from: string;
+}
+
+/** The sources' encoding, read from the same build files as the levels, in the same order; none found: UTF-8 (the runner's default). */
+export function sourceEncoding(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined): EncodingFound {
+  for (const candidate of buildFileCandidates(projectDir, revisions, readRevisionFile)) {
+    const text = candidate.text();
+    if (!text) continue;
+    for (const pattern of ENCODING_PATTERNS) {
+      const name = pattern.exec(text)?.[1];
+      if (name === undefined) continue;
+      const encoding = normalizeEncoding(name);
+      return encoding ? { encoding, from: candidate.from } : { from: `${candidate.from} (says ${name}, which the runner does not know: UTF-8 used)` };
+    }
+  }
+  return { from: 'no build file says (UTF-8)' };
 }
 
 /**

@@ -1,11 +1,14 @@
 // `repairlab defects4j check`: does each Defects4J bug reproduce as Defects4J reproduces it?
 // Per bug (imported now, or reused from the catalogue when it was imported from the same revisions):
 //   1. unpatched, the whole suite fails with exactly the trigger tests (a compile failure is reported with its diagnostics);
-//   2. with the developer fix, the whole suite passes;
+//   2. with the developer fix, the whole suite passes (with --record-env-failures, the tests failing on the fix in this
+//      environment are first recorded as environment exclusions and the fix run again until nothing new fails:
+//      env-failures.ts; the buggy version is then run once, and must fail at least the trigger tests);
 //   3. RepairLab's blame of every fault line (at the original buggy revision, lines mapped through the reconstructed
 //      buggy commit: worker/history/history-base.ts) equals `git blame` of that line at the original revision.
 // Node only (runs git; validates through a runner).
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine } from '../../engine.ts';
 import type { RunnerSettings } from '../../engine-api.ts';
@@ -14,6 +17,7 @@ import type { ValidationResult } from '../../contracts/runner-api.ts';
 import { extractHistory } from '../../history/extractor.ts';
 import { importDefects4j } from '../defects4j-import.ts';
 import { parseBugList, readActiveBugs } from './data.ts';
+import { environmentExclusions, withEnvironmentExclusions } from './env-failures.ts';
 import { resolveGitDir } from './git.ts';
 import { registerImported } from './register.ts';
 
@@ -28,6 +32,12 @@ export interface CheckOptions {
   descriptions?: string;
   /** import again even when the catalogue holds the bug already */
   reimport?: boolean;
+  /**
+   * Record the tests failing on the developer fix (not trigger tests) as environment exclusions in the bug's spec
+   * (layout.environmentExcludedTests, written to <outDir>/bugs/ and the catalogue), then check again: the bug
+   * reproduces when the buggy version fails at least the trigger tests and the fix passes every test not excluded.
+   */
+  recordEnvFailures?: boolean;
   engine: Engine;
   runner: RunnerSettings;
   log?: (message: string) => void;
@@ -43,6 +53,12 @@ export interface BugCheck {
   reasons: string[];
   unpatchedFailing?: string[];
   fixedFailing?: string[];
+  /** tests the spec leaves out for the environment (layout.environmentExcludedTests), after this check */
+  environmentExcluded: number;
+  /** of those, the ones this check recorded (--record-env-failures) */
+  environmentRecorded?: string[];
+  /** with --record-env-failures: tests beyond the trigger tests the buggy version fails (allowed, shown) */
+  unpatchedExtraFailing?: string[];
   /** fault lines whose blame was compared with git's */
   blameChecked?: number;
   /** fault lines with no counterpart at the original revision (added by the reconstruction; not blamed) */
@@ -54,6 +70,8 @@ export interface ProjectCheck {
   bugs: number;
   reproduced: number;
   failed: number;
+  /** tests left out for the environment, over all bugs */
+  environmentExcluded: number;
   results: BugCheck[];
 }
 
@@ -62,8 +80,6 @@ function describeCompileFailure(result: ValidationResult): string {
   const shown = errors.slice(0, 5).map((d) => `${d.file}:${d.line}: ${d.message.split('\n', 1)[0]}`);
   return `${errors.length} error(s)${shown.length ? `: ${shown.join('; ')}${errors.length > shown.length ? ' …' : ''}` : ` (no diagnostics; runner report: ${result.report.split('\n', 3).join(' ').trim()})`}`;
 }
-
-const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /** `git blame` of one line at a revision: the commit and the line's number in it. */
 function gitBlameLine(gitDir: string, revision: string, file: string, line: number): { commit: string; origLine: number } {
@@ -98,27 +114,94 @@ export async function checkBlame(engine: Engine, bug: BugSpec, gitDir: string): 
   return { reasons, checked: extraction.blamed.length, unmapped: extraction.unblamed.length };
 }
 
-async function checkBug(engine: Engine, runner: RunnerSettings, bug: BugSpec, gitDir: string, reused: boolean): Promise<BugCheck> {
+interface SuiteOutcome {
+  reasons: string[];
+  unpatchedFailing?: string[];
+  unpatchedExtraFailing?: string[];
+  fixedFailing?: string[];
+}
+
+const ALL = { mode: 'all' } as const;
+
+/**
+ * Defects4J runs a suite without a time limit; the runner's defaults (2 min a validation, 10 s a test) stop the
+ * suites of Math and the locale loops of Lang on a shared machine, so the check gives them room (a test is still
+ * stopped at 30 s: with 120 s one Lang bug's check ran past 25 minutes, tests that hang each costing the whole limit).
+ */
+export const CHECK_LIMITS = { wallClockMs: 1_800_000, perTestTimeoutMs: 30_000 } as const;
+
+/**
+ * Judges the buggy version's whole-suite run. `superset`: it may fail more than the trigger tests (listed in
+ * unpatchedExtraFailing) — the rule once environment failures are excluded; otherwise exactly them.
+ */
+function judgeUnpatched(unpatched: ValidationResult, bug: BugSpec, superset: boolean, out: SuiteOutcome): void {
+  if (!unpatched.compiled) {
+    out.reasons.push(`unpatched: the buggy version does not compile: ${describeCompileFailure(unpatched)}`);
+    return;
+  }
+  out.unpatchedFailing = unpatched.failingTests;
+  const extra = unpatched.failingTests.filter((t) => !bug.failingTests.includes(t));
+  const missing = bug.failingTests.filter((t) => !unpatched.failingTests.includes(t));
+  if (superset && extra.length) out.unpatchedExtraFailing = extra;
+  if (missing.length || (!superset && extra.length)) {
+    out.reasons.push(
+      `unpatched: fails ${unpatched.failingTests.length} test(s), not ${superset ? 'all' : 'exactly'} the trigger tests${!superset && extra.length ? `; also fails ${extra.join(', ')}` : ''}${missing.length ? `; passes trigger test(s) ${missing.join(', ')}` : ''}`,
+    );
+  }
+}
+
+function judgeFixed(fixed: ValidationResult, out: SuiteOutcome): void {
+  if (!fixed.compiled) {
+    out.reasons.push(`fix: the fixed version does not compile: ${describeCompileFailure(fixed)}`);
+    return;
+  }
+  out.fixedFailing = fixed.failingTests;
+  if (!fixed.plausible) out.reasons.push(`fix: ${fixed.failingTests.length ? `fails ${fixed.failingTests.join(', ')}` : `the suite did not complete (${fixed.stopped})`}`);
+}
+
+/** Rounds of recording: a fix run stopped by the wall clock leaves tests unrun, whose failures the next round finds. */
+const MAX_RECORDING_ROUNDS = 4;
+
+/** Writes the spec to <outDir>/bugs/<id>.json and replaces the catalogue's copy. */
+async function saveSpec(engine: Engine, spec: BugSpec, outDir: string): Promise<void> {
+  const text = JSON.stringify(spec, null, 2) + '\n';
+  mkdirSync(join(outDir, 'bugs'), { recursive: true });
+  writeFileSync(join(outDir, 'bugs', `${spec.id}.json`), text);
+  const [result] = await engine.importFiles([{ name: `${spec.id}.json`, bytes: new TextEncoder().encode(text) }]);
+  if (!result?.ok) throw new Error(`the spec with environment exclusions could not replace the catalogue's: ${result?.message ?? 'no answer'}`);
+}
+
+async function checkBug(engine: Engine, options: CheckOptions, spec: BugSpec, gitDir: string, reused: boolean): Promise<BugCheck> {
+  let bug = spec;
   const reasons: string[] = [];
-  const all = { mode: 'all' } as const;
-  const out: BugCheck = { bugId: bug.id, reproduced: false, reused, reasons };
+  const out: BugCheck = { bugId: bug.id, reproduced: false, reused, reasons, environmentExcluded: bug.layout.environmentExcludedTests?.length ?? 0 };
+  const suites: SuiteOutcome = { reasons };
   try {
-    const unpatched = await engine.validatePatch(bug.id, 'none', runner, all);
-    if (!unpatched.compiled) reasons.push(`unpatched: the buggy version does not compile: ${describeCompileFailure(unpatched)}`);
-    else {
-      out.unpatchedFailing = unpatched.failingTests;
-      if (!sameSet(unpatched.failingTests, bug.failingTests)) {
-        const extra = unpatched.failingTests.filter((t) => !bug.failingTests.includes(t));
-        const missing = bug.failingTests.filter((t) => !unpatched.failingTests.includes(t));
-        reasons.push(`unpatched: fails ${unpatched.failingTests.length} test(s), not exactly the trigger tests${extra.length ? `; also fails ${extra.join(', ')}` : ''}${missing.length ? `; passes trigger test(s) ${missing.join(', ')}` : ''}`);
+    if (!options.recordEnvFailures) {
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', options.runner, ALL, CHECK_LIMITS), bug, false, suites);
+      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS), suites);
+    } else {
+      // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
+      let fixed = await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS);
+      const recorded: string[] = [];
+      for (let round = 0; round < MAX_RECORDING_ROUNDS && fixed.compiled; round++) {
+        const known = new Set((bug.layout.environmentExcludedTests ?? []).map((e) => e.test));
+        const found = environmentExclusions(fixed, bug.failingTests).filter((e) => !known.has(e.test));
+        if (!found.length) break;
+        bug = withEnvironmentExclusions(bug, found);
+        await saveSpec(engine, bug, options.outDir);
+        recorded.push(...found.map((e) => e.test));
+        options.log?.(`${bug.id}: ${found.length} test(s) fail on the fix in this environment; excluded (layout.environmentExcludedTests), running the fix again`);
+        fixed = await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS);
       }
+      if (recorded.length) out.environmentRecorded = recorded;
+      out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', options.runner, ALL, CHECK_LIMITS), bug, true, suites);
+      judgeFixed(fixed, suites);
     }
-    const fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, all);
-    if (!fixed.compiled) reasons.push(`fix: the fixed version does not compile: ${describeCompileFailure(fixed)}`);
-    else {
-      out.fixedFailing = fixed.failingTests;
-      if (!fixed.plausible) reasons.push(`fix: ${fixed.failingTests.length ? `fails ${fixed.failingTests.join(', ')}` : `the suite did not complete (${fixed.stopped})`}`);
-    }
+    if (suites.unpatchedFailing) out.unpatchedFailing = suites.unpatchedFailing;
+    if (suites.unpatchedExtraFailing) out.unpatchedExtraFailing = suites.unpatchedExtraFailing;
+    if (suites.fixedFailing) out.fixedFailing = suites.fixedFailing;
   } catch (error) {
     reasons.push(`validation: ${(error as Error).message}`);
   }
@@ -165,16 +248,17 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     });
     const notRegistered = await registerImported(options.engine, imported.bugs, options.outDir);
     for (const f of [...imported.failures, ...notRegistered]) {
-      results.push({ bugId: f.bugId, reproduced: false, reused: false, reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`] });
+      results.push({ bugId: f.bugId, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`] });
     }
     for (const b of imported.bugs) if (!notRegistered.some((f) => f.bugId === b.spec.id)) specs.push({ spec: b.spec, reused: false });
   }
   for (const { spec, reused } of specs) {
     log(`${spec.id}: validating (unpatched, fix) and comparing blame with git`);
-    results.push(await checkBug(options.engine, options.runner, spec, gitDir, reused));
+    results.push(await checkBug(options.engine, options, spec, gitDir, reused));
   }
   const order = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1));
   results.sort((a, b) => order(a.bugId) - order(b.bugId));
   const reproduced = results.filter((r) => r.reproduced).length;
-  return { project: options.project, bugs: results.length, reproduced, failed: results.length - reproduced, results };
+  const environmentExcluded = results.reduce((n, r) => n + r.environmentExcluded, 0);
+  return { project: options.project, bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
 }

@@ -12,7 +12,7 @@ export interface Defects4jFixture {
   /** revision ids by role */
   revisions: {
     introducesBug1: string; buggy1: string; fixed1: string; buggy2: string; fixed2: string; introducesBug3: string; buggy3: string; fixed3: string;
-    buggy6: string; fixed6: string;
+    buggy6: string; fixed6: string; buggy7: string; fixed7: string;
   };
 }
 
@@ -59,6 +59,54 @@ public class LegacyClockTest extends TestCase {
 
     public void testWallClock() {
         fail("depends on the wall clock of the machine that recorded it");
+    }
+}
+`;
+// Calc-7: what running Java 8 era tests on JDK 17 takes. Words.java is ISO-8859-1 (as commons-lang's sources are;
+// the build files say commons.encoding=iso-8859-1 next to project.build.sourceEncoding=UTF-8, as Lang's do), and
+// JavaVersionTest fails on any JDK but 8 — on the fix too, and Defects4J's failing_tests does not list it: an
+// environment failure (`defects4j check --record-env-failures`).
+const WORDS = 'package org.fixture;\n\npublic final class Words {\n    private Words() {\n    }\n\n    /** A word with a Latin-1 letter (the file is ISO-8859-1). */\n    public static String cafe() {\n        return "Caf\u00e9";\n    }\n}\n';
+const DATES = (fixed: boolean) => `package org.fixture;
+
+import java.text.DateFormat;
+import java.text.SimpleDateFormat;
+import java.util.Locale;
+
+public final class Dates {
+    private Dates() {
+    }
+
+    /** The pattern of a full US date and time. */
+    public static String fullPattern() {
+        return ((SimpleDateFormat) DateFormat.getDateTimeInstance(DateFormat.${fixed ? 'FULL' : 'LONG'}, DateFormat.FULL, Locale.US)).toPattern();
+    }
+}
+`;
+const DATES_TEST = `package org.fixture;
+
+import junit.framework.TestCase;
+
+public class DatesTest extends TestCase {
+
+    public void testCafe() {
+        assertEquals("Caf\\u00e9", Words.cafe());
+    }
+
+    /** a full date starts with the day of the week (in JDK 8's locale data and in JDK 17's alike) */
+    public void testFullPattern() {
+        assertTrue(Dates.fullPattern(), Dates.fullPattern().startsWith("EEEE, "));
+    }
+}
+`;
+const JAVA_VERSION_TEST = `package org.fixture;
+
+import junit.framework.TestCase;
+
+public class JavaVersionTest extends TestCase {
+
+    public void testRecordedOnJava8() {
+        assertEquals("1.8", System.getProperty("java.specification.version"));
     }
 }
 `;
@@ -328,6 +376,19 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   write('src/main/java/org/fixture/Legacy.java', LEGACY(true));
   write('src/test/java/org/fixture/LegacyTest.java', LEGACY_TEST);
   const fixed6 = commit('Fix CALC-13: count is off by one');
+  // Calc-7's own line of history (see WORDS)
+  run(['checkout', '-q', '--orphan', 'latin1']);
+  run(['rm', '-q', '-r', '-f', '.']);
+  mkdirSync(join(repo, 'src/main/java/org/fixture'), { recursive: true });
+  writeFileSync(join(repo, 'src/main/java/org/fixture/Words.java'), Buffer.from(WORDS, 'latin1'));
+  write('src/main/java/org/fixture/Dates.java', DATES(false));
+  write('src/test/java/org/fixture/JavaVersionTest.java', JAVA_VERSION_TEST);
+  commit('Words and dates');
+  write('NOTES', 'dates\n');
+  const buggy7 = commit('Notes on Dates');
+  write('src/main/java/org/fixture/Dates.java', DATES(true));
+  write('src/test/java/org/fixture/DatesTest.java', DATES_TEST);
+  const fixed7 = commit('Fix CALC-14: the full pattern has the full date');
 
   const d4jDir = join(root, 'defects4j');
   const projectDir = join(d4jDir, 'framework', 'projects', 'Calc');
@@ -339,9 +400,10 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
     'active-bugs.csv',
     `bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n1,${buggy1},${fixed1},CALC-1,https://issues.example/CALC-1\n2,${buggy2},${fixed2},CALC-7,https://issues.example/CALC-7\n` +
       `3,${buggy3},${fixed3},CALC-9,https://issues.example/CALC-9\n4,${buggy3},${fixed3},CALC-11,https://issues.example/CALC-11\n` +
-      `5,${buggy1},${fixed1},CALC-12,https://issues.example/CALC-12\n6,${buggy6},${fixed6},CALC-13,https://issues.example/CALC-13\n`,
+      `5,${buggy1},${fixed1},CALC-12,https://issues.example/CALC-12\n6,${buggy6},${fixed6},CALC-13,https://issues.example/CALC-13\n` +
+      `7,${buggy7},${fixed7},CALC-14,https://issues.example/CALC-14\n`,
   );
-  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2, buggy3, fixed3, buggy6, fixed6].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
+  put('dir-layout.csv', [buggy1, fixed1, buggy2, fixed2, buggy3, fixed3, buggy6, fixed6, buggy7, fixed7].map((r) => `${r},src/main/java,src/test/java`).join('\n') + '\n');
   put('patches/3.src.patch', SIGN_MINIMISED_PATCH);
   put('patches/4.src.patch', BROKEN_PATCH);
   put('trigger_tests/3', '--- org.fixture.SignTest::testZero\njava.lang.AssertionError: expected:<0> but was:<-1>\n');
@@ -364,11 +426,15 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   put('trigger_tests/6', '--- org.fixture.LegacyTest::testCount\njunit.framework.AssertionFailedError: expected:<3> but was:<2>\n');
   put(`failing_tests/${fixed6}`, '--- org.fixture.LegacyClockTest\njunit.framework.AssertionFailedError: depends on the wall clock\n');
   put(`build_files/${fixed6}/maven-build.properties`, 'maven.build.dir=target\nmaven.compile.source=1.4\nmaven.compile.target=1.4\n');
+  put('patches/7.src.patch', run(['diff', fixed7, buggy7, '--', 'src/main/java']));
+  put('trigger_tests/7', '--- org.fixture.DatesTest::testFullPattern\njunit.framework.AssertionFailedError: MMMM d, yyyy h:mm:ss a z\n');
+  put(`build_files/${fixed7}/maven-build.properties`,
+    'maven.compile.source=1.5\nmaven.compile.target=1.5\ncommons.encoding=iso-8859-1\nproject.build.sourceEncoding=UTF-8\n');
   mkdirSync(join(projectDir, 'lib', 'org', 'helper'), { recursive: true });
   buildHelperJar(join(projectDir, 'lib', 'org', 'helper', 'calc-helper-1.0.jar'));
   put('modified_classes/1.src', 'org.fixture.Calc\n');
   put('modified_classes/2.src', 'org.fixture.Calc\n');
   put('relevant_tests/1', 'org.fixture.CalcTest\n');
   put('relevant_tests/2', 'org.fixture.CalcTest\n');
-  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2, introducesBug3, buggy3, fixed3, buggy6, fixed6 } };
+  return { projectRepo: repo, d4jDir, project: 'Calc', revisions: { introducesBug1, buggy1, fixed1, buggy2, fixed2, introducesBug3, buggy3, fixed3, buggy6, fixed6, buggy7, fixed7 } };
 }

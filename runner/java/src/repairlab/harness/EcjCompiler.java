@@ -30,8 +30,11 @@ final class EcjCompiler {
   private final String target;
   /** the Java 8 API as class files (runner/src/java-env.ts, java8Api), or null for JDK 17's own library */
   private final String bootClassPath;
+  /** the sources' -encoding (layout.encoding) */
+  private final String encoding;
 
-  EcjCompiler(String jar, String source, String target, String bootClassPath) throws IOException {
+  EcjCompiler(String jar, String source, String target, String bootClassPath, String encoding) throws IOException {
+    this.encoding = encoding;
     this.source = source;
     this.target = target;
     this.bootClassPath = bootClassPath;
@@ -53,7 +56,7 @@ final class EcjCompiler {
   /** Compiles `sources` into `dest` against `classPath`; `repoPathOf` maps an absolute source path to its repo path. */
   Result compile(List<Path> sources, List<String> classPath, Path dest, Function<String, String> repoPathOf) throws IOException {
     Files.createDirectories(dest);
-    List<String> args = new ArrayList<>(List.of("-source", source, "-target", target, "-encoding", "UTF-8", "-proc:none", "-g", "-nowarn",
+    List<String> args = new ArrayList<>(List.of("-source", source, "-target", target, "-encoding", encoding, "-proc:none", "-g", "-nowarn",
         "-Xemacs", "-d", dest.toString()));
     if (bootClassPath != null) {
       args.add("-bootclasspath");

@@ -48,6 +48,8 @@ final class WarmProject {
   final List<Path> resourceDirs = new ArrayList<>();
   final List<String> jars;
   final int release;
+  /** the sources' encoding (layout.encoding): javac's and ecj's -encoding, and how base sources are read and patched ones written */
+  final java.nio.charset.Charset encoding;
   /** --release, resolved once (see ReleasePlatform); null when ecj compiles the project */
   private final ReleasePlatform platform;
   /** ecj for old sources (-source below 8): the baseline and every patch are compiled whole, to disk */
@@ -80,16 +82,17 @@ final class WarmProject {
     for (String d : config.all("testResourceDir")) resourceDirs.add(root.resolve(d));
     jars = config.all("jar");
     release = Integer.parseInt(config.get("release", "11"));
+    encoding = java.nio.charset.Charset.forName(config.get("encoding", "UTF-8"));
     excludedTests = config.all("exclude");
     if (config.get("compiler", "javac").equals("ecj")) {
       ecj = new EcjCompiler(config.get("ecjJar", "/usr/share/java/eclipse-jdt-core.jar"), config.get("source", "1.8"), config.get("target", "1.8"),
-          config.get("bootClassPath", null));
+          config.get("bootClassPath", null), encoding.name());
       platform = null;
     } else {
       ecj = null;
       platform = ReleasePlatform.open(release);
     }
-    files = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+    files = compiler.getStandardFileManager(null, Locale.ROOT, encoding);
     files.setLocation(StandardLocation.CLASS_PATH, files(jars));
     List<String> roots = new ArrayList<>(sourceDirs);
     roots.addAll(testDirs);
@@ -121,7 +124,7 @@ final class WarmProject {
 
   private List<String> options() {
     List<String> o = new ArrayList<>(platform.options);
-    o.addAll(List.of("-encoding", "UTF-8", "-proc:none", "-g", "-nowarn", "-implicit:none"));
+    o.addAll(List.of("-encoding", encoding.name(), "-proc:none", "-g", "-nowarn", "-implicit:none"));
     // String concatenation as StringBuilder calls (what javac emits for Java 8 targets) rather than invokedynamic:
     // every validation loads its classes afresh, and each invokedynamic site would be bootstrapped again (a few
     // per cent of a validation's test time). The cold path compiles the same way.
@@ -149,7 +152,7 @@ final class WarmProject {
   String baseText(String repoPath) throws IOException {
     String text = baseTexts.get(repoPath);
     Path source = baseSources.get(repoPath);
-    if (text == null && source != null) baseTexts.put(repoPath, text = Files.readString(source, java.nio.charset.StandardCharsets.UTF_8));
+    if (text == null && source != null) baseTexts.put(repoPath, text = Files.readString(source, encoding));
     return text;
   }
 
@@ -181,7 +184,7 @@ final class WarmProject {
     baselineTypesByFile.putAll(byFile);
     baselineCompiled = o.compiled;
     baselineDiagnostics = o.diagnostics;
-    incrementalFiles = compiler.getStandardFileManager(null, Locale.ROOT, java.nio.charset.StandardCharsets.UTF_8);
+    incrementalFiles = compiler.getStandardFileManager(null, Locale.ROOT, encoding);
     List<java.io.File> cp = new ArrayList<>();
     cp.add(out.toFile());
     cp.addAll(files(jars));
@@ -360,7 +363,8 @@ final class WarmProject {
         Path file = src.resolve(e.getKey()).normalize();
         if (!file.startsWith(src)) throw new IOException("not a usable source path: " + e.getKey());
         Files.createDirectories(file.getParent());
-        Files.writeString(file, e.getValue(), java.nio.charset.StandardCharsets.UTF_8);
+        // getBytes replaces what the charset cannot hold (a U+FFFD the client decoded) rather than failing the build
+        Files.write(file, e.getValue().getBytes(encoding));
         sources.add(file);
       }
       Path classes = work.resolve("classes");

@@ -1,0 +1,382 @@
+// Defects4J's per-project checkout recipes (framework/core/Project/<P>.pm, `_post_checkout`), ported for the importer.
+//
+// Defects4J runs `_post_checkout` on every checkout of a bug, on the FIXED revision's tree, before the source patch is
+// applied; so both the buggy and the fixed version carry its changes and the fix stays exactly the patch. Ported here
+// is what changes source files or the class path:
+//   - compile-errors/<name>-<lo>-<hi>[.optional].diff for every range holding the bug (Gson: inside gson/);
+//   - Time: JodaTime/* moved to the root; JacksonCore/Databind/Xml: generated_sources/<version>/PackageVersion.java;
+//     JacksonDatabind: `Module` spelled out (JDK 9's java.lang.Module makes it ambiguous); Lang: the `enum` package
+//     renamed `oldenum`; Codec, Cli, Collections, Lang, Math: the listed files converted ISO-8859-1 → UTF-8;
+//     Mockito: mockito_test_runners.patch (bugs 16, 17, 34–38), build.gradle's extra source directories and the
+//     byte-buddy jar it names; Closure: gen/ (checked-in generated protobuf sources) as a source directory.
+//   - jars checked into the revision's own tree (lib/**, build/lib/**, compileLib/): returned for the class path.
+// What needs the project's own build (Closure building and re-packaging Rhino from lib/rhino, a PackageVersion.java
+// that Defects4J does not ship, a byte-buddy version it does not ship) is refused: `Defects4jRefusal`, with the reason.
+// Build-file edits (source/target 1.6, dead URLs, gradle wrappers) are not ported: RepairLab does not run those builds.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { sourceEncoding, type JavaLevels } from './build-env.ts';
+import { Defects4jImportError, git } from './git.ts';
+
+/** A bug Defects4J can build but RepairLab cannot: reported as refused, with the reason, instead of imported. */
+export class Defects4jRefusal extends Defects4jImportError {
+  constructor(
+    bugId: string,
+    readonly reason: string,
+    input?: string,
+  ) {
+    super(`${bugId}: refused: ${reason}`, input);
+    this.name = 'Defects4jRefusal';
+  }
+}
+
+export interface PostCheckoutContext {
+  /** Defects4J project id, e.g. Lang */
+  project: string;
+  bugId: number;
+  /** the revision whose tree `dir` holds (the fixed revision) */
+  revision: string;
+  /** framework/projects/<project> of the Defects4J checkout */
+  projectDir: string;
+  /** the extracted tree; changed in place */
+  dir: string;
+  /** source and test directories from dir-layout.csv */
+  layout: { src: string; test: string };
+  /** the layout's source encoding (undefined: UTF-8); files Defects4J converts to UTF-8 stay as they are otherwise */
+  encoding?: string;
+}
+
+export interface TreeJar {
+  /** file name, as layout.jars names it */
+  name: string;
+  /** path in the tree */
+  path: string;
+}
+
+export interface PostCheckoutResult {
+  /** what the recipe did, one line each, for the import log */
+  steps: string[];
+  /** jars in the tree that belong on the class path */
+  jars: TreeJar[];
+  /** source and test directories besides dir-layout.csv's */
+  sourceDirs: string[];
+  testDirs: string[];
+  /** the Java level the recipe sets (Mockito's gradle build), over what the build files say */
+  javaLevels?: JavaLevels;
+}
+
+export function postCheckout(ctx: PostCheckoutContext): PostCheckoutResult {
+  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [] };
+  // Time moves JodaTime/* up first: its compile-errors diffs are written against the moved layout
+  if (ctx.project === 'Time') moveJodaTimeUp(ctx, result);
+  applyCompileErrorDiffs(ctx, result);
+  PROJECT_RECIPES[ctx.project]?.(ctx, result);
+  result.jars = treeJars(ctx.dir);
+  return result;
+}
+
+/** The jars' blob oids (the bytes the runner is sent), as layout.jars lists them. */
+export function treeJarOids(dir: string, jars: TreeJar[]): { name: string; oid: string }[] {
+  return jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(dir, jar.path)]).trim() }));
+}
+
+/** Adds `extra` to `jars`, keeping the first of two jars with one file name (names key the runner's class path). */
+export function mergeJars<T extends { name: string }>(jars: T[], extra: T[]): T[] {
+  const merged = new Map<string, T>();
+  for (const jar of [...jars, ...extra]) if (!merged.has(jar.name)) merged.set(jar.name, jar);
+  return [...merged.values()];
+}
+
+/** The sources' encoding as the importer reads it (build-env.ts), at the revisions of the bug. */
+export function layoutEncoding(projectDir: string, projectGitDir: string, revisions: string[]): string | undefined {
+  const read = (path: string) => {
+    try {
+      return git(['show', `${revisions[0]}:${path}`], { gitDir: projectGitDir });
+    } catch {
+      return undefined;
+    }
+  };
+  return sourceEncoding(projectDir, revisions, read).encoding;
+}
+
+// ---- the generic part: compile-errors/ ----
+
+/** `<name>-<lo>-<hi>.diff`, or `.optional.diff` (JacksonDatabind: a diff that may fail to apply). */
+const COMPILE_ERROR_DIFF = /-(\d+)-(\d+)(\.optional)?\.diff$/;
+
+function applyCompileErrorDiffs(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const dir = join(ctx.projectDir, 'compile-errors');
+  if (!existsSync(dir)) return;
+  // Chart's ranges are over its Subversion revision numbers, every other project's over bug ids
+  const key = ctx.project === 'Chart' ? Number(ctx.revision) : ctx.bugId;
+  // All relevant files of Gson live in gson/
+  const workDir = ctx.project === 'Gson' ? join(ctx.dir, 'gson') : ctx.dir;
+  // Defects4J applies them in readdir order; sorted here so an import is reproducible
+  for (const name of readdirSync(dir).sort()) {
+    const m = COMPILE_ERROR_DIFF.exec(name);
+    if (!m || key < Number(m[1]) || key > Number(m[2])) continue;
+    const optional = m[3] !== undefined;
+    const applied = applyPatch(workDir, join(dir, name));
+    if (applied.ok) result.steps.push(`applied compile-errors/${name}`);
+    else if (optional) result.steps.push(`skipped compile-errors/${name} (optional; does not apply)`);
+    else {
+      throw new Defects4jImportError(
+        `${ctx.project}-${ctx.bugId}: compile-errors/${name} (for ${ctx.project === 'Chart' ? 'revisions' : 'bugs'} ${m[1]}–${m[2]}) does not apply to the fixed revision ${ctx.revision}: ${applied.error}`,
+        join(dir, name),
+        applied.command,
+      );
+    }
+  }
+}
+
+/** `git apply` as Defects4J's Vcs::apply_patch runs it: -p1, else -p0, else -p2, each checked first. */
+function applyPatch(workDir: string, patch: string): { ok: true } | { ok: false; error: string; command: string } {
+  let error = '';
+  // the tree is no repository: keep git from finding one above it (paths would then be taken from that repository's root)
+  const env = { GIT_CEILING_DIRECTORIES: dirname(workDir) };
+  for (const strip of ['-p1', '-p0', '-p2']) {
+    try {
+      git(['apply', '--check', '--whitespace=nowarn', strip, patch], { cwd: workDir, env });
+    } catch (e) {
+      error ||= (e as Error).message;
+      continue;
+    }
+    git(['apply', '--whitespace=nowarn', strip, patch], { cwd: workDir, env });
+    return { ok: true };
+  }
+  return { ok: false, error, command: `git apply -p1 ${patch}` };
+}
+
+// ---- the project-specific parts ----
+
+type Recipe = (ctx: PostCheckoutContext, result: PostCheckoutResult) => void;
+
+const PROJECT_RECIPES: Record<string, Recipe> = {
+  Cli: (ctx, r) => convertToUtf8(ctx, r, [`${ctx.layout.test}/org/apache/commons/cli2/bug/BugLoopingOptionLookAlikeTest.java`]),
+  Codec: (ctx, r) => {
+    convertToUtf8(
+      ctx,
+      r,
+      ['binary/Base64Test.java', 'language/ColognePhoneticTest.java', 'language/DoubleMetaphoneTest.java', 'language/SoundexTest.java'].map(
+        (f) => `${ctx.layout.test}/org/apache/commons/codec/${f}`,
+      ),
+    );
+    // Defects4J copies lib/…/commons-lang3-3.8.1.jar into the tree for the build's class path; every lib/ jar is on
+    // RepairLab's class path already (build-env.ts libJars), so nothing is copied.
+  },
+  Collections: (ctx, r) => convertToUtf8(ctx, r, [`${ctx.layout.src}/org/apache/commons/collections/functors/ComparatorPredicate.java`]),
+  Lang: (ctx, r) => {
+    convertToUtf8(ctx, r, [`${ctx.layout.src}/org/apache/commons/lang3/text/translate/EntityArrays.java`, `${ctx.layout.src}/org/apache/commons/lang/Entities.java`]);
+    for (const root of [ctx.layout.src, ctx.layout.test]) renameEnumPackage(ctx, r, root);
+  },
+  Math: (ctx, r) =>
+    convertToUtf8(ctx, r, ['StorelessBivariateCovariance.java', 'StorelessCovariance.java'].map((f) => `${ctx.layout.src}/org/apache/commons/math3/stat/correlation/${f}`)),
+  JacksonCore: (ctx, r) => copyPackageVersion(ctx, r, 'src/main/java/com/fasterxml/jackson/core/json/PackageVersion.java', 2),
+  JacksonDatabind: (ctx, r) => {
+    qualifyModule(ctx, r);
+    copyPackageVersion(ctx, r, 'src/main/java/com/fasterxml/jackson/databind/cfg/PackageVersion.java', 2);
+  },
+  JacksonXml: (ctx, r) => copyPackageVersion(ctx, r, 'src/main/java/com/fasterxml/jackson/dataformat/xml/PackageVersion.java', 3),
+  Mockito: (ctx, r) => {
+    if ([16, 17, 34, 35, 36, 37, 38].includes(ctx.bugId)) {
+      const patch = join(ctx.projectDir, 'mockito_test_runners.patch');
+      const applied = applyPatch(ctx.dir, patch);
+      if (!applied.ok) throw new Defects4jImportError(`Mockito-${ctx.bugId}: mockito_test_runners.patch does not apply to the fixed revision ${ctx.revision}: ${applied.error}`, patch, applied.command);
+      r.steps.push('applied mockito_test_runners.patch');
+    }
+    gradleSourceDirs(ctx, r);
+    copyByteBuddy(ctx, r);
+    gradleJavaLevel(ctx, r);
+  },
+  Closure: (ctx, r) => {
+    // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
+    // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
+    const buildXml = join(ctx.dir, 'build.xml');
+    if (existsSync(buildXml) && /<target\s+name="rhino"/.test(readFileSync(buildXml, 'utf8'))) {
+      throw new Defects4jRefusal(
+        `Closure-${ctx.bugId}`,
+        `compiles against Rhino as its ant build makes it (build.xml targets "rhino" and "rhino-jarjar": lib/rhino compiled, then its packages renamed by jarjar); RepairLab does not run the project's build`,
+        `${ctx.revision}:build.xml`,
+      );
+    }
+    // _post_checkout inserts ant.build.javac.source/target 1.6 unless build.xml sets them (`@Override` on interface methods needs 1.6)
+    const setLevel = existsSync(buildXml) ? /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(readFileSync(buildXml, 'utf8'))?.[1] : undefined;
+    const level = setLevel ?? '1.6';
+    r.javaLevels = { source: level, target: level, from: setLevel ? "build.xml's ant.build.javac.source" : 'Defects4J\'s Closure recipe (1.6 when build.xml sets no ant.build.javac.source)' };
+    if (existsSync(join(ctx.dir, 'gen'))) {
+      r.sourceDirs.push('gen');
+      r.steps.push('gen/ (checked-in generated sources) added as a source directory');
+    }
+  },
+};
+
+/** Utils::convert_file_encoding: the file read as ISO-8859-1 and written as UTF-8 (when it exists). */
+function convertToUtf8(ctx: PostCheckoutContext, result: PostCheckoutResult, paths: string[]): void {
+  for (const path of paths) {
+    const file = join(ctx.dir, path);
+    if (!existsSync(file)) continue;
+    // compiled in the project's own 8-bit encoding, the file is right as it is; converting it would garble it
+    if (ctx.encoding && ctx.encoding !== 'UTF-8') {
+      result.steps.push(`kept ${path} in ${ctx.encoding} (the layout compiles in ${ctx.encoding})`);
+      continue;
+    }
+    writeFileSync(file, Buffer.from(readFileSync(file).toString('latin1'), 'utf8'));
+    result.steps.push(`converted ${path} from ISO-8859-1 to UTF-8`);
+  }
+}
+
+/** Time: `mv JodaTime/* .` — the project lived in a JodaTime/ subdirectory in its early revisions. */
+function moveJodaTimeUp(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const sub = join(ctx.dir, 'JodaTime');
+  if (!existsSync(sub)) return;
+  // the shell glob skips dot files, as here
+  for (const entry of readdirSync(sub).filter((e) => !e.startsWith('.'))) renameSync(join(sub, entry), join(ctx.dir, entry));
+  result.steps.push('moved JodaTime/* to the root');
+}
+
+/** Lang: `enum` is a keyword since Java 5; the old `org.apache.commons.lang.enum` package becomes `oldenum`. */
+function renameEnumPackage(ctx: PostCheckoutContext, result: PostCheckoutResult, root: string): void {
+  const dir = join(ctx.dir, root, 'org/apache/commons/lang/enum');
+  if (!existsSync(dir)) return;
+  // sed 's/\.enum;/\.oldenum;/' on the files of the package only (first match per line), then the directory moves
+  for (const file of filesUnder(dir)) {
+    const text = readFileSync(file, 'latin1');
+    const changed = text.replace(/^.*$/gm, (line) => line.replace('.enum;', '.oldenum;'));
+    if (changed !== text) writeFileSync(file, changed, 'latin1');
+  }
+  renameSync(dir, join(ctx.dir, root, 'org/apache/commons/lang/oldenum'));
+  result.steps.push(`renamed the package ${root}/org/apache/commons/lang/enum to oldenum`);
+}
+
+/** JacksonDatabind: its `Module` clashes with java.lang.Module (JDK 9); Defects4J's five seds, in order. */
+const MODULE_EDITS: [RegExp, string][] = [
+  [/ extends Module$/, ' extends com.fasterxml.jackson.databind.Module'],
+  [/ Module /, ' com.fasterxml.jackson.databind.Module '],
+  [/<Module>/, '<com.fasterxml.jackson.databind.Module>'],
+  [/\(Module\)/, '(com.fasterxml.jackson.databind.Module)'],
+  [/new Module\(\)/, 'new com.fasterxml.jackson.databind.Module()'],
+];
+
+function qualifyModule(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  let files = 0;
+  for (const file of filesUnder(ctx.dir)) {
+    const bytes = readFileSync(file);
+    if (bytes.includes(0)) continue; // grep -l skips binary files' lines; sed would not match in them either
+    const text = bytes.toString('latin1');
+    let changed = text;
+    // each sed replaces the first match of a line (no g flag)
+    for (const [pattern, replacement] of MODULE_EDITS) changed = changed.replace(/^.*$/gm, (line) => line.replace(pattern, replacement));
+    if (changed !== text) {
+      writeFileSync(file, changed, 'latin1');
+      files++;
+    }
+  }
+  if (files > 0) result.steps.push(`qualified Module as com.fasterxml.jackson.databind.Module in ${files} file(s)`);
+}
+
+/**
+ * Jackson: PackageVersion.java is generated by the Maven build from a template; Defects4J ships the generated file per
+ * version. The version is the `maven.build.finalName` of maven-build.properties (the tree's, else the one Defects4J
+ * ships in build_files/<rev>/), split on '-' (word 2: jackson-core-<v>, word 3: jackson-dataformat-xml-<v>).
+ */
+function copyPackageVersion(ctx: PostCheckoutContext, result: PostCheckoutResult, target: string, word: number): void {
+  const candidates = [join(ctx.dir, 'maven-build.properties'), join(ctx.projectDir, 'build_files', ctx.revision, 'maven-build.properties')];
+  const properties = candidates.find((p) => existsSync(p));
+  const line = properties ? readFileSync(properties, 'utf8').split('\n').find((l) => l.includes('maven.build.finalName')) : undefined;
+  const version = line?.trim().split('-')[word];
+  const generated = version ? join(ctx.projectDir, 'generated_sources', version, 'PackageVersion.java') : undefined;
+  if (generated && existsSync(generated)) {
+    mkdirSync(join(ctx.dir, target, '..'), { recursive: true });
+    copyFileSync(generated, join(ctx.dir, target));
+    result.steps.push(`copied generated_sources/${version}/PackageVersion.java to ${target}`);
+    return;
+  }
+  // only a bug whose sources need the generated class cannot compile without it
+  if (existsSync(join(ctx.dir, `${target}.in`)) && !existsSync(join(ctx.dir, target))) {
+    const why = version ? `Defects4J ships no generated_sources/${version}/PackageVersion.java` : `no maven.build.finalName in ${properties ?? 'maven-build.properties (none found)'}`;
+    throw new Defects4jRefusal(`${ctx.project}-${ctx.bugId}`, `needs ${target}, which the Maven build generates from ${target}.in; ${why}`, generated ?? properties ?? ctx.projectDir);
+  }
+}
+
+/** Mockito: build.gradle's `java.srcDirs '<main>', '<extra>'` (e.g. mockmaker/bytebuddy/main/java) beyond dir-layout.csv's. */
+function gradleSourceDirs(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const build = join(ctx.dir, 'build.gradle');
+  if (!existsSync(build)) return;
+  for (const m of readFileSync(build, 'utf8').matchAll(/java\.srcDirs\s*=?\s*([^\n]+)/g)) {
+    const dirs = [...m[1]!.matchAll(/['"]([^'"]+)['"]/g)].map((d) => d[1]!.replace(/\/+$/, ''));
+    const into = dirs.includes(ctx.layout.test) ? result.testDirs : dirs.includes(ctx.layout.src) ? result.sourceDirs : undefined;
+    for (const dir of dirs.filter((d) => d !== ctx.layout.src && d !== ctx.layout.test && existsSync(join(ctx.dir, d)))) {
+      if (into && !into.includes(dir)) {
+        into.push(dir);
+        result.steps.push(`${dir} added as a ${into === result.testDirs ? 'test' : 'source'} directory (build.gradle)`);
+      }
+    }
+  }
+}
+
+/** Mockito: build.gradle's sourceCompatibility, raised to 1.6 when lower, as Defects4J's sed does for gradle builds. */
+function gradleJavaLevel(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const build = join(ctx.dir, 'build.gradle');
+  if (!existsSync(build)) return;
+  const level = /sourceCompatibility\s*=\s*['"]?(1\.\d|\d+)/.exec(readFileSync(build, 'utf8'))?.[1];
+  if (!level) return;
+  const source = /^1\.[1-5]$/.test(level) ? '1.6' : level;
+  result.javaLevels = { source, target: source, from: `build.gradle's sourceCompatibility ${level}${source === level ? '' : ' (raised to 1.6 as Defects4J does)'}` };
+}
+
+/**
+ * Mockito: chooseDepedencyVersion.sh asks gradle which byte-buddy the revision depends on and copies Defects4J's
+ * byte-buddy/byte-buddy-<v>.jar into compileLib/. Read here from the revision's gradle files.
+ */
+function copyByteBuddy(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const gradleFiles = filesUnder(ctx.dir).filter((f) => f.endsWith('.gradle'));
+  let named = false;
+  for (const file of gradleFiles) {
+    const text = readFileSync(file, 'utf8');
+    if (!/byte-buddy/.test(text)) continue;
+    named = true;
+    const version = /net\.bytebuddy:byte-buddy:([\w.-]+)['"]/.exec(text)?.[1] ?? /bytebuddy\s*[:=]\s*['"]([\w.-]+)['"]/i.exec(text)?.[1];
+    if (!version) continue;
+    const jar = join(ctx.projectDir, 'byte-buddy', `byte-buddy-${version}.jar`);
+    if (!existsSync(jar)) {
+      throw new Defects4jRefusal(`Mockito-${ctx.bugId}`, `depends on byte-buddy ${version} (${relative(ctx.dir, file)}), which Defects4J does not ship in byte-buddy/`, jar);
+    }
+    mkdirSync(join(ctx.dir, 'compileLib'), { recursive: true });
+    copyFileSync(jar, join(ctx.dir, 'compileLib', `byte-buddy-${version}.jar`));
+    result.steps.push(`copied byte-buddy/byte-buddy-${version}.jar to compileLib/ (as chooseDepedencyVersion.sh)`);
+    return;
+  }
+  if (named) throw new Defects4jRefusal(`Mockito-${ctx.bugId}`, `depends on byte-buddy but its gradle files name no version RepairLab can read (Defects4J asks gradle)`, ctx.revision);
+}
+
+// ---- jars in the tree ----
+
+/** Where revisions keep jars they compile against; build tools (lib/build), source jars and the runner's own jars are left out. */
+const JAR_DIRS = ['lib', 'build/lib', 'compileLib'];
+const NOT_ON_CLASS_PATH = /(^|[./-])(junit|hamcrest)([.-]|$)|-sources\.jar$|^gradle-wrapper/i;
+
+function treeJars(dir: string): TreeJar[] {
+  const found: TreeJar[] = [];
+  for (const jarDir of JAR_DIRS) {
+    if (!existsSync(join(dir, jarDir))) continue;
+    for (const file of filesUnder(join(dir, jarDir))) {
+      const path = relative(dir, file);
+      const name = path.split('/').pop()!;
+      if (!name.endsWith('.jar') || NOT_ON_CLASS_PATH.test(name) || path.startsWith('lib/build/')) continue;
+      found.push({ name, path });
+    }
+  }
+  return mergeJars([], found);
+}
+
+/** Every file under `dir`, sorted, depth first. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) out.push(...filesUnder(path));
+    else if (stat?.isFile()) out.push(path);
+  }
+  return out;
+}
