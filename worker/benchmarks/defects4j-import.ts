@@ -238,8 +238,9 @@ function importOne(
     const projectLayout: ProjectLayout = {
       sourceDirs: [layout.src, ...recipe.sourceDirs],
       testDirs: [layout.test, ...recipe.testDirs],
-      resourceDirs: [],
-      testResourceDirs: [],
+      // Maven's resource folders, where the revision has them (Math's test data, Lang's test resources): tests read them from the class path
+      resourceDirs: ['src/main/resources'].filter((d) => existsSync(join(fixedDir, d))),
+      testResourceDirs: ['src/test/resources'].filter((d) => existsSync(join(fixedDir, d))),
       javaRelease: options.javaRelease ?? 8,
       junit: 'junit4',
       classpath: options.classpath ?? ['junit4', 'hamcrest'],

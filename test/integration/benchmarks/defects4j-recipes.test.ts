@@ -52,6 +52,14 @@ public class CalcTest {
     }
 
     @Test
+    public void testResource() throws java.io.IOException {
+        // src/test/resources, on the test class path
+        try (java.io.InputStream in = CalcTest.class.getResourceAsStream("/org/recipe/expected.txt")) {
+            assertEquals('3', in.read());
+        }
+    }
+
+    @Test
     public void testStale() {
         ${stale}
     }
@@ -83,6 +91,7 @@ function createFixture(): void {
   sh('jar', ['cf', join(repo, 'lib', 'greeting.jar'), '-C', join(jarSrc, 'classes'), '.'], root);
   write(repo, 'src/main/java/org/recipe/Calc.java', CALC(false));
   write(repo, 'src/test/java/org/recipe/CalcTest.java', CALC_TEST('assertEquals(0, 0);'));
+  write(repo, 'src/test/resources/org/recipe/expected.txt', '3\n');
   buggy = commit('abs, first cut');
   write(repo, 'src/main/java/org/recipe/Calc.java', CALC(true));
   write(repo, 'src/test/java/org/recipe/CalcTest.java', CALC_TEST('assertEquals(0, Calc.removedSince());'));
@@ -146,6 +155,8 @@ describe('Defects4J checkout recipes in the import', () => {
     expect(execFileSync('git', ['--git-dir', gitDir, 'diff', '--name-only', spec.buggyCommit, fixedCommit], { encoding: 'utf8' }).trim()).toBe('src/main/java/org/recipe/Calc.java');
     const jarOid = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', `${spec.buggyCommit}:lib/greeting.jar`], { encoding: 'utf8' }).trim();
     expect(spec.layout.jars).toEqual([{ name: 'greeting.jar', oid: jarOid }]);
+    // the revision's Maven test resources go on the test class path; it has no main resources
+    expect(spec.layout).toMatchObject({ resourceDirs: [], testResourceDirs: ['src/test/resources'] });
   });
 
   it('reports a bug whose build RepairLab cannot run as refused, with the reason, and goes on', () => {
