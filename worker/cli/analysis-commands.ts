@@ -153,10 +153,17 @@ export function registerAnalysisCommands(program: Command): void {
       print(!!opts.json, { out: opts.out, registered: !!opts.register, bugs: summary, failures }, () =>
         [
           ...summary.map((b) => `${b.id.padEnd(12)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.failingTests.length} failing test(s), ${b.commits} commits`),
-          ...failures.map((f) => `FAILED ${f.message}${f.input ? `\n       input at fault: ${f.input}` : ''}`),
-          `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)${failures.length ? `; ${failures.length} failed` : ''}`,
+          ...failures.map((f) => (f.refused ? `REFUSED ${f.bugId}: ${f.refused}` : `FAILED ${f.message}${f.input ? `\n       input at fault: ${f.input}` : ''}`)),
+          `wrote ${summary.length} bug(s) to ${opts.out}/ (index.json)${countFailures(failures)}`,
           opts.register ? `registered in ${repairlabHome()}: try \`repairlab validate ${summary[0]?.id ?? '<id>'} --patch ground-truth\`` : 'add --register to use them from this CLI',
         ].join('\n'),
       );
     });
+}
+
+/** "; 2 refused (a build RepairLab does not run), 1 failed" — refusals apart from failures. */
+function countFailures(failures: { refused?: string }[]): string {
+  const refused = failures.filter((f) => f.refused).length;
+  const failed = failures.length - refused;
+  return [refused ? `${refused} refused (a build RepairLab does not run)` : '', failed ? `${failed} failed` : ''].filter(Boolean).map((t) => `; ${t}`).join('');
 }

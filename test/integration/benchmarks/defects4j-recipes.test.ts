@@ -159,7 +159,7 @@ describe('Defects4J checkout recipes in the import', () => {
     expect(spec.layout).toMatchObject({ resourceDirs: [], testResourceDirs: ['src/test/resources'] });
   });
 
-  it('reports a bug whose build RepairLab cannot run as refused, with the reason, and goes on', () => {
+  it('reports a bug whose build RepairLab cannot run as refused, with the reason, and goes on', async () => {
     const out = join(root, 'out-refused');
     const { bugs, failures, index } = importDefects4j({ projectRepo: repo, d4jDir, project: 'Closure', outDir: out });
     expect(bugs).toEqual([]);
@@ -168,6 +168,12 @@ describe('Defects4J checkout recipes in the import', () => {
     expect(failures[0]!.refused).toMatch(/Rhino .*RepairLab does not run the project's build/);
     expect(failures[0]!.message).toBe(`Closure-1: refused: ${failures[0]!.refused}`);
     expect(index.bugs).toEqual([]);
+    // the CLI names a refusal as such, apart from failures
+    const r = await cli(['import-defects4j', '--project', 'Closure', '--project-repo', repo, '--d4j', d4jDir, '--out', join(root, 'out-refused-cli')], join(root, 'home-refused'));
+    expect(r.stdout).toMatch(/^REFUSED Closure-1: .*Rhino/m);
+    expect(r.stdout).toContain('wrote 0 bug(s) to');
+    expect(r.stdout).toContain('; 1 refused (a build RepairLab does not run)');
+    expect(r.stdout).not.toMatch(/FAILED|failed/);
   });
 
   it('reproduces the bug on the real runner: the buggy version compiles, fails exactly its trigger test, the fix passes', async () => {
