@@ -238,9 +238,10 @@ function importOne(
     const projectLayout: ProjectLayout = {
       sourceDirs: [layout.src, ...recipe.sourceDirs],
       testDirs: [layout.test, ...recipe.testDirs],
-      // Maven's resource folders, where the revision has them (Math's test data, Lang's test resources): tests read them from the class path
-      resourceDirs: ['src/main/resources'].filter((d) => existsSync(join(fixedDir, d))),
-      testResourceDirs: ['src/test/resources'].filter((d) => existsSync(join(fixedDir, d))),
+      // where tests find class-path data: Maven's resource folders (Math's test data), and source folders that keep
+      // resources beside the code, as older ant layouts do (Jsoup's entities-*.properties, JxPath's test XML)
+      resourceDirs: resourceFolders(fixedDir, 'src/main/resources', [layout.src, ...recipe.sourceDirs]),
+      testResourceDirs: resourceFolders(fixedDir, 'src/test/resources', [layout.test, ...recipe.testDirs]),
       javaRelease: options.javaRelease ?? 8,
       junit: 'junit4',
       classpath: options.classpath ?? ['junit4', 'hamcrest'],
@@ -330,4 +331,13 @@ function mergeIndex(outDir: string, imported: ImportedBug[]): BenchmarkIndex {
   const checked = BenchmarkIndex.parse(index);
   writeFileSync(path, JSON.stringify(checked, null, 2) + '\n');
   return checked;
+}
+
+/** `maven` when the tree has it, then each source folder that holds a file other than Java sources and package docs. */
+function resourceFolders(tree: string, maven: string, sourceFolders: string[]): string[] {
+  const holdsResources = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? holdsResources(join(dir, e.name)) : e.isFile() && !e.name.endsWith('.java') && e.name !== 'package.html' && e.name !== 'package-info.java',
+    );
+  return [maven, ...new Set(sourceFolders)].filter((d) => existsSync(join(tree, d)) && (d === maven || holdsResources(join(tree, d))));
 }

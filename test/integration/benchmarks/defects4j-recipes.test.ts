@@ -57,6 +57,10 @@ public class CalcTest {
         try (java.io.InputStream in = CalcTest.class.getResourceAsStream("/org/recipe/expected.txt")) {
             assertEquals('3', in.read());
         }
+        // and one beside the program's sources
+        try (java.io.InputStream in = Calc.class.getResourceAsStream("greeting.properties")) {
+            assertEquals('g', in.read());
+        }
     }
 
     @Test
@@ -92,6 +96,8 @@ function createFixture(): void {
   write(repo, 'src/main/java/org/recipe/Calc.java', CALC(false));
   write(repo, 'src/test/java/org/recipe/CalcTest.java', CALC_TEST('assertEquals(0, 0);'));
   write(repo, 'src/test/resources/org/recipe/expected.txt', '3\n');
+  // a resource kept beside the sources (older ant layouts: Jsoup's entities, JxPath's test XML)
+  write(repo, 'src/main/java/org/recipe/greeting.properties', 'greeting=hello\n');
   buggy = commit('abs, first cut');
   write(repo, 'src/main/java/org/recipe/Calc.java', CALC(true));
   write(repo, 'src/test/java/org/recipe/CalcTest.java', CALC_TEST('assertEquals(0, Calc.removedSince());'));
@@ -155,8 +161,9 @@ describe('Defects4J checkout recipes in the import', () => {
     expect(execFileSync('git', ['--git-dir', gitDir, 'diff', '--name-only', spec.buggyCommit, fixedCommit], { encoding: 'utf8' }).trim()).toBe('src/main/java/org/recipe/Calc.java');
     const jarOid = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', `${spec.buggyCommit}:lib/greeting.jar`], { encoding: 'utf8' }).trim();
     expect(spec.layout.jars).toEqual([{ name: 'greeting.jar', oid: jarOid }]);
-    // the revision's Maven test resources go on the test class path; it has no main resources
-    expect(spec.layout).toMatchObject({ resourceDirs: [], testResourceDirs: ['src/test/resources'] });
+    // the revision's Maven test resources, and its source folder that keeps a resource beside the code; the test
+    // folder holds only Java sources
+    expect(spec.layout).toMatchObject({ resourceDirs: ['src/main/java'], testResourceDirs: ['src/test/resources'] });
   });
 
   it('reports a bug whose build RepairLab cannot run as refused, with the reason, and goes on', async () => {
