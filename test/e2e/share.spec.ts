@@ -164,6 +164,9 @@ test('a link restores view and configuration on a fresh profile; a bundle opens 
   for (const box of await page.locator('input[name="select-run"]').all()) await box.check();
   await page.locator('button[name="compare"]').click();
   await expect(page.getByTestId('run-compare')).toBeVisible();
+  // the step's link no longer shows: it is not a link to what is on screen
+  await expect(page.locator('input[name="share-link"]')).toHaveCount(0);
+  await expect(page.getByTestId('share-note')).toHaveCount(0);
   const compareLink = await copyLink(page);
   expect(await decodeLink(compareLink)).toEqual({ view: { kind: 'compare', runs: runIds } });
 

@@ -54,6 +54,8 @@ export class RlShareBar extends LitElement {
   declare bundleLinkView: BundleLinkView | undefined;
   /** the view whose bundle link the URL holds: following the view must not replace it with a plain link */
   private bundleLinked: string | undefined;
+  /** the view the shown link is of: once another view is on screen, that link (and its note) is stale and goes */
+  private linkedView: string | undefined;
   /** the bundles a link has fetched by itself already (by hash): never twice, whatever they held */
   private fetchedForLink = new Set<string>();
   /** the link being opened: opening a bundle for it opens its view again */
@@ -163,6 +165,7 @@ export class RlShareBar extends LitElement {
   private async sync() {
     if (this.restoring || this.missing) return;
     const view = readView(this.app);
+    if (this.link && this.linkedView !== JSON.stringify(view)) this.forgetLink();
     if (this.bundleLinked && this.bundleLinked === JSON.stringify(view)) return;
     this.bundleLinked = undefined;
     try {
@@ -175,8 +178,14 @@ export class RlShareBar extends LitElement {
     }
   }
 
+  /** A link shown for a view no longer on screen would be copied by mistake. */
+  private forgetLink() {
+    this.link = this.note = this.linkedView = undefined;
+    this.tooLongFor = this.bundleLinkView = undefined;
+  }
+
   private async copyLink() {
-    this.error = this.note = undefined;
+    this.error = this.note = this.link = undefined;
     this.tooLongFor = this.bundleLinkView = this.bundleLinked = undefined;
     const view = readView(this.app);
     if (!view) {
@@ -190,6 +199,7 @@ export class RlShareBar extends LitElement {
       url.searchParams.delete('bundle');
       history.replaceState(history.state, '', url.href);
       this.link = url.href;
+      this.linkedView = JSON.stringify(view);
       this.missing = undefined;
       if (!carriesConfig) {
         this.note =
@@ -229,6 +239,7 @@ export class RlShareBar extends LitElement {
     history.replaceState(history.state, '', url.href);
     this.bundleLinked = JSON.stringify(this.bundleLinkView);
     this.link = url.href;
+    this.linkedView = JSON.stringify(readView(this.app));
     this.missing = undefined;
     const said = `This link opens the view and fetches bundle ${sha256.slice(0, 16)}… from ${bundleUrl} (put the downloaded file there; any other file is refused).`;
     const copied = navigator.clipboard ? navigator.clipboard.writeText(this.link) : Promise.reject(new Error('no clipboard'));
