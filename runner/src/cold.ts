@@ -130,6 +130,8 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ['coverage', job.coverage],
     ];
     for (const t of settings.excludedTests) entries.push(['exclude', t]);
+    for (const step of settings.buildSteps) entries.push(['buildStep', step]);
+    if (settings.buildSteps.length) entries.push(['root', project], ['generatedDir', path.join(out, 'generated')]);
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
     for (const d of classDirs) entries.push(['classDir', d]);
     for (const d of [...layout.resourceDirs, ...layout.testResourceDirs]) entries.push(['resourceDir', path.join(project, d)]);
@@ -167,7 +169,8 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       return { compiled: true, diagnostics, tests: [], stopped: r.timedOut ? 'wall-clock' : 'crash', compileMs, testsMs, crashReason: why };
     }
     const answer = readHarnessAnswer(msg, compileMs);
-    return { ...answer, compiled: true, diagnostics, compileMs, testsMs, testClasses: testSources.map((s) => classNameOf(s, layout.testDirs)!) };
+    // (a build step that failed is the harness's compile error: layout.buildSteps)
+    return { ...answer, compiled: answer.compiled, diagnostics: [...diagnostics, ...answer.diagnostics], compileMs, testsMs, testClasses: testSources.map((s) => classNameOf(s, layout.testDirs)!) };
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { allExcludedTests, type ProjectLayout } from '../../worker/contracts/bug.ts';
+import { allExcludedTests, type BuildStep, type ProjectLayout } from '../../worker/contracts/bug.ts';
 import { HttpError } from './errors.ts';
 import { ECJ_JAR, java8Api, projectJars } from './java-env.ts';
 import type { SnapshotStore } from './store.ts';
@@ -37,6 +37,17 @@ export interface ProjectSettings {
   env: Record<string, string>;
   /** the benchmark's broken tests and the environment's (layout.environmentExcludedTests) */
   excludedTests: string[];
+  /** layout.buildSteps as the harness's `buildStep` entries (buildStepEntry) */
+  buildSteps: string[];
+}
+
+/**
+ * A build step as one request value, a java command line without the class path: `-Dkey=value` fields, the main
+ * class, then its arguments, tab-separated ({root} and {out} are the harness's to fill in).
+ */
+export function buildStepEntry(step: BuildStep): string {
+  const props = Object.entries(step.systemProperties ?? {}).map(([k, v]) => `-D${k}=${v}`);
+  return [...props, step.mainClass, ...step.args].join('\t');
 }
 
 /** Node's name for a layout encoding, to write patched sources in the bytes the compiler reads. */
@@ -130,5 +141,6 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     // (LANG stays the sandbox's C.UTF-8: the JVM takes its locale from user.language/user.country)
     env: { TZ: timeZone, HOME: userHome },
     excludedTests: allExcludedTests(layout),
+    buildSteps: (layout.buildSteps ?? []).map(buildStepEntry),
   };
 }

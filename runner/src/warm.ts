@@ -84,6 +84,8 @@ export class WarmWorker {
     if (settings.compiler === 'ecj') config.push(['ecjJar', ECJ_JAR]);
     if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath]);
     for (const t of settings.excludedTests) config.push(['exclude', t]);
+    for (const step of settings.buildSteps) config.push(['buildStep', step]);
+    if (settings.buildSteps.length) config.push(['generatedDir', path.join(dir, 'generated')]);
     await writeRequestFile(path.join(dir, 'config.txt'), config);
     await ctx.sandbox.prepareWritable(dir);
     const worker = new WarmWorker(key, ctx, dir);

@@ -53,6 +53,21 @@ export function allExcludedTests(layout: { excludedTests?: string[]; environment
   return [...new Set([...(layout.excludedTests ?? []), ...(layout.environmentExcludedTests ?? []).map((e) => e.test)])];
 }
 
+/**
+ * A program the project's build runs after compiling and before the tests, whose output the tests read as resources
+ * (Joda-Time compiles its zone database with org.joda.time.tz.ZoneInfoCompiler). The runner runs it in the sandbox,
+ * in a class loader of its own over the compiled (patched) classes, so a patch to the program it runs counts.
+ */
+export const BuildStep = z.object({
+  name: z.string().min(1).describe('what the step makes, for messages (e.g. "the zone database")'),
+  mainClass: z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/, 'mainClass is a fully qualified class name, e.g. org.joda.time.tz.ZoneInfoCompiler'),
+  args: z
+    .array(z.string().regex(/^[^\t\n]*$/, 'build step arguments hold no tab or newline'))
+    .describe('its arguments: {root} stands for the project root, {out} for the step\'s output directory (a resource root of the tests)'),
+  systemProperties: z.record(z.string().regex(/^[\w.-]+$/), z.string().regex(/^[^\t\n]*$/)).default({}),
+});
+export type BuildStep = z.infer<typeof BuildStep>;
+
 export const ProjectLayout = z.object({
   sourceDirs: z.array(z.string()).min(1).describe('program source roots, e.g. src/main/java'),
   testDirs: z.array(z.string()).min(1).describe('test source roots, e.g. src/test/java'),
@@ -88,6 +103,7 @@ export const ProjectLayout = z.object({
     .array(EnvironmentExclusion)
     .optional()
     .describe('tests left out because they fail on the developer fix in the runner\'s environment (not the bug\'s): recorded by `defects4j check --record-env-failures`'),
+  buildSteps: z.array(BuildStep).optional().describe('programs run after compiling, before the tests (e.g. Joda-Time\'s zone database compiler)'),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;
 

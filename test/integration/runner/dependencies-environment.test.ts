@@ -94,6 +94,28 @@ public class BrokenTest {
 `,
 };
 
+// the JDK's sun.* classes look absent to code under test, as on a JVM without them (Joda-Time's TestCalendarConverter
+// skips the Buddhist calendar on ClassNotFoundException; the guard's SecurityException failed it)
+const INTERNALS_PROJECT: Record<string, string> = {
+  ...MAIN,
+  'src/test/java/demo/InternalsTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class InternalsTest {
+  @Test public void sunClassesAreMissing() throws Exception {
+    for (String name : new String[] { "sun.util.BuddhistCalendar", "sun.misc.Unsafe", "sun.reflect.ReflectionFactory" }) {
+      try {
+        Class.forName(name);
+        fail(name + " was handed out");
+      } catch (ClassNotFoundException expected) {
+        // as on a JVM without it
+      }
+    }
+  }
+}
+`,
+};
+
 const testRunner = useTestRunner({ workers: 1 });
 
 describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path', (path) => {
@@ -122,6 +144,14 @@ describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path
     const layout: ProjectLayout = { ...LAYOUT, excludedTests: ['demo.MixedTest::brokenUpstream', 'demo.BrokenTest'] };
     const r = await testRunner.client.validate(new FakeWorkspace(BROKEN_PROJECT), layout, { mode: 'all' }, { path });
     expect(r.tests.map((t) => `${t.id} ${t.status}`)).toEqual(['demo.MixedTest::works pass']);
+    expect(r.plausible).toBe(true);
+  });
+});
+
+describe.each(['cold', 'warm'] as const)('the JDK\'s internals on the %s path', (path) => {
+  it('are missing classes to code under test', async () => {
+    const r = await testRunner.client.validate(new FakeWorkspace(INTERNALS_PROJECT), LAYOUT, { mode: 'all' }, { path });
+    expect(r.tests.filter((t) => t.status !== 'pass')).toEqual([]);
     expect(r.plausible).toBe(true);
   });
 });

@@ -106,8 +106,18 @@ public final class Harness {
     Set<String> projectClasses = new HashSet<>(programClasses);
     projectClasses.addAll(req.all("testClass"));
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, List.of(), req.all("sourceDir")) : null;
+    List<Path> resourceDirs = paths(req.all("resourceDir"));
+    BuildSteps build = new BuildSteps(req, Path.of(req.get("root", ".")));
+    if (build.any()) {
+      BuildSteps.Output made = build.run(new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")), resourceDirs, null));
+      if (made.error() != null) {
+        send(BuildSteps.failedAnswer(made.error()), key);
+        return;
+      }
+      resourceDirs.add(made.dir());
+    }
     ClassLoader loader = new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
-        paths(req.all("resourceDir")), coverage == null ? null : coverage::instrument);
+        resourceDirs, coverage == null ? null : coverage::instrument);
     TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), loader, projectClasses,
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(req.all("exclude"));
@@ -507,8 +517,22 @@ public final class Harness {
       else programClasses.add(name);
     }
     List<Path> classDirs = compiled.full ? List.of() : List.of(project.out);
+    List<Path> resourceDirs = project.resourceDirs;
+    if (project.build.any()) {
+      java.util.function.Supplier<ProjectLoader> stepLoader = () -> new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, project.resourceDirs, null);
+      ProjectLoader probe = stepLoader.get();
+      BuildSteps.Output made = project.build.outputFor(probe::bytesOf, stepLoader);
+      if (made.error() != null) {
+        Map<String, Object> failed = BuildSteps.failedAnswer(made.error());
+        failed.put("compileMs", compiled.ms);
+        failed.put("fullRecompile", compiled.full);
+        return failed;
+      }
+      resourceDirs = new ArrayList<>(project.resourceDirs);
+      resourceDirs.add(made.dir());
+    }
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, project.testDirs, project.sourceDirs) : null;
-    ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, project.resourceDirs,
+    ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, resourceDirs,
         coverage == null ? null : coverage::instrument);
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(project.excludedTests);

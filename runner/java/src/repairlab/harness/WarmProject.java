@@ -46,6 +46,8 @@ final class WarmProject {
   final List<String> sourceDirs;
   final List<String> testDirs;
   final List<Path> resourceDirs = new ArrayList<>();
+  /** the layout's build steps, and their output kept while the classes they ran stay the same */
+  final BuildSteps build;
   final List<String> jars;
   final int release;
   /** the sources' encoding (layout.encoding): javac's and ecj's -encoding, and how base sources are read and patched ones written */
@@ -84,6 +86,7 @@ final class WarmProject {
     release = Integer.parseInt(config.get("release", "11"));
     encoding = java.nio.charset.Charset.forName(config.get("encoding", "UTF-8"));
     excludedTests = config.all("exclude");
+    build = new BuildSteps(config, root);
     if (config.get("compiler", "javac").equals("ecj")) {
       ecj = new EcjCompiler(config.get("ecjJar", "/usr/share/java/eclipse-jdt-core.jar"), config.get("source", "1.8"), config.get("target", "1.8"),
           config.get("bootClassPath", null), encoding.name());
