@@ -20,6 +20,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from '../contracts/bug.ts';
+
+/**
+ * Projects whose tests expect JDK 8's locale data (Defects4J runs Java 8): Time's month short names (`Sep` in the UK,
+ * where JDK 17's CLDR says `Sept`). Not every project: measured on Lang-1 and Lang-40, JDK 17's COMPAT data is not
+ * JDK 8's either and fails locale tests (DateUtilsTest::testLANG799_*, FastDateFormatTest::testShortDateStyleWithLocales)
+ * that CLDR passes.
+ */
+const COMPAT_LOCALE_DATA = new Set(['Time']);
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
 import { javaLevels, libJars, parseExcludedTests, sourceEncoding } from './defects4j/build-env.ts';
@@ -252,10 +260,10 @@ function importOne(
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',
-      // no localeData: JDK 17's COMPAT data is not JDK 8's — measured on Lang-1 and Lang-40, it fails locale tests
-      // (DateUtilsTest::testLANG799_*, FastDateFormatTest::testShortDateStyleWithLocales) that CLDR passes
+      ...(COMPAT_LOCALE_DATA.has(options.project) ? { localeData: 'compat' as const } : {}),
       excludedTests: excluded,
       ...(encoding.encoding && encoding.encoding !== 'UTF-8' ? { encoding: encoding.encoding } : {}),
+      ...(recipe.buildSteps.length ? { buildSteps: recipe.buildSteps } : {}),
     };
     const bundleName = `${repoId}.bundle`;
     const spec = BugSpec.parse({

@@ -106,6 +106,21 @@ describe('project recipes', () => {
     expect(existsSync(join(tree, 'build.xml'))).toBe(true);
   });
 
+  it('Time: its build\'s zone database compile becomes a build step over the zone files the revision has', () => {
+    expect(run('Time', 1).buildSteps).toEqual([]);
+    for (const f of ['africa', 'europe', 'systemv', 'Readme.txt']) write(tree, `JodaTime/src/main/java/org/joda/time/tz/src/${f}`, '# zones\n');
+    const r = run('Time', 22);
+    expect(r.buildSteps).toEqual([
+      {
+        name: 'the zone database',
+        mainClass: 'org.joda.time.tz.ZoneInfoCompiler',
+        args: ['-src', '{root}/src/main/java/org/joda/time/tz/src', '-dst', '{out}/org/joda/time/tz/data', 'africa', 'europe', 'systemv'],
+        systemProperties: { 'org.joda.time.DateTimeZone.Provider': 'org.joda.time.tz.UTCProvider' },
+      },
+    ]);
+    expect(r.steps.at(-1)).toMatch(/ZoneInfoCompiler compiles src\/main\/java\/org\/joda\/time\/tz\/src \(3 zone files\)/);
+  });
+
   it('Jackson: copies PackageVersion.java of the version maven-build.properties names (the tree\'s, else build_files/<rev>/)', () => {
     write(projectDir, 'generated_sources/2.3.0/PackageVersion.java', 'class PackageVersion { /* 2.3.0 */ }\n');
     write(projectDir, 'generated_sources/2.9.6/PackageVersion.java', 'class PackageVersion { /* 2.9.6 */ }\n');

@@ -15,6 +15,7 @@
 // Build-file edits (source/target 1.6, dead URLs, gradle wrappers) are not ported: RepairLab does not run those builds.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import type { BuildStep } from '../../contracts/bug.ts';
 import { sourceEncoding, type JavaLevels } from './build-env.ts';
 import { Defects4jImportError, git } from './git.ts';
 
@@ -63,10 +64,12 @@ export interface PostCheckoutResult {
   testDirs: string[];
   /** the Java level the recipe sets (Mockito's gradle build), over what the build files say */
   javaLevels?: JavaLevels;
+  /** programs the project's build runs after compiling (layout.buildSteps): Time's zone database */
+  buildSteps: BuildStep[];
 }
 
 export function postCheckout(ctx: PostCheckoutContext): PostCheckoutResult {
-  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [] };
+  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [], buildSteps: [] };
   // Time moves JodaTime/* up first: its compile-errors diffs are written against the moved layout
   if (ctx.project === 'Time') moveJodaTimeUp(ctx, result);
   applyCompileErrorDiffs(ctx, result);
@@ -188,6 +191,7 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     copyByteBuddy(ctx, r);
     gradleJavaLevel(ctx, r);
   },
+  Time: (ctx, r) => zoneDatabaseStep(ctx, r),
   Closure: (ctx, r) => {
     // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
     // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
@@ -223,6 +227,29 @@ function convertToUtf8(ctx: PostCheckoutContext, result: PostCheckoutResult, pat
     writeFileSync(file, Buffer.from(readFileSync(file).toString('latin1'), 'utf8'));
     result.steps.push(`converted ${path} from ISO-8859-1 to UTF-8`);
   }
+}
+
+/** The zone files Time.build.xml's `compile` target hands org.joda.time.tz.ZoneInfoCompiler, in its order. */
+const JODA_ZONE_FILES = ['africa', 'antarctica', 'asia', 'australasia', 'europe', 'northamerica', 'southamerica', 'pacificnew', 'etcetera', 'backward', 'systemv'];
+
+/**
+ * Time: Joda-Time's build compiles its zone database after the classes (Time.build.xml, target `compile`:
+ * ZoneInfoCompiler over <src>/org/joda/time/tz/src into the classes' org/joda/time/tz/data, with the UTC provider so
+ * the compiler needs no database itself). Without it every test that names a zone fails in its set-up. A build step
+ * (the runner runs it in the sandbox, over the patched classes), not an import-time one: it runs the project's code.
+ */
+function zoneDatabaseStep(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  const sources = `${ctx.layout.src}/org/joda/time/tz/src`;
+  if (!existsSync(join(ctx.dir, sources))) return;
+  // (a file the revision lacks would fail Defects4J's build too; none of its bugs' revisions does)
+  const files = JODA_ZONE_FILES.filter((f) => existsSync(join(ctx.dir, sources, f)));
+  result.buildSteps.push({
+    name: 'the zone database',
+    mainClass: 'org.joda.time.tz.ZoneInfoCompiler',
+    args: ['-src', `{root}/${sources}`, '-dst', '{out}/org/joda/time/tz/data', ...files],
+    systemProperties: { 'org.joda.time.DateTimeZone.Provider': 'org.joda.time.tz.UTCProvider' },
+  });
+  result.steps.push(`build step: ZoneInfoCompiler compiles ${sources} (${files.length} zone files) into org/joda/time/tz/data`);
 }
 
 /** Time: `mv JodaTime/* .` — the project lived in a JodaTime/ subdirectory in its early revisions. */
