@@ -13,6 +13,7 @@ import { nodeEncoding, projectSettings, type ProjectSettings } from './project-s
 import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
+import { suiteFilter } from './test-suite.ts';
 import type { Bind } from './sandbox.ts';
 
 export interface ColdJob {
@@ -130,6 +131,10 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ['coverage', job.coverage],
     ];
     for (const t of settings.excludedTests) entries.push(['exclude', t]);
+    // test classes outside the layout's suite (layout.suiteFiles) are left out as excluded classes
+    const inSuite = suiteFilter(layout);
+    const testClasses = testSources.map((s) => classNameOf(s, layout.testDirs)!);
+    for (const c of testClasses) if (!inSuite(c)) entries.push(['exclude', c]);
     for (const step of settings.buildSteps) entries.push(['buildStep', step]);
     if (settings.buildSteps.length) entries.push(['root', project], ['generatedDir', path.join(out, 'generated')]);
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
@@ -170,7 +175,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     }
     const answer = readHarnessAnswer(msg, compileMs);
     // (a build step that failed is the harness's compile error: layout.buildSteps)
-    return { ...answer, compiled: answer.compiled, diagnostics: [...diagnostics, ...answer.diagnostics], compileMs, testsMs, testClasses: testSources.map((s) => classNameOf(s, layout.testDirs)!) };
+    return { ...answer, compiled: answer.compiled, diagnostics: [...diagnostics, ...answer.diagnostics], compileMs, testsMs, testClasses: testClasses.filter(inSuite) };
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }

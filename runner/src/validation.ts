@@ -9,6 +9,7 @@ import { classNameOf, normaliseLayout, type RunnerContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { checkLayoutSettings, uploadedJarFiles } from './project-settings.ts';
 import { crossChecked, toValidationResult, type HarnessAnswer, type SuiteExpectation } from './results.ts';
+import { suiteFilter } from './test-suite.ts';
 import { checkRepoPath } from './store.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
 
@@ -91,8 +92,12 @@ export class ValidationService {
       else testFiles.add(p);
     }
     const testsUntouched = !Object.keys(req.overlay).some(inTests);
-    const testClasses = [...testFiles].map((p) => classNameOf(p, layout.testDirs)!).sort();
-    return { layout, limits, tree, cacheKey, warmKey, tryWarm, testClasses, testsUntouched };
+    // ... those of the suite (layout.suiteFiles); the others are left out of the run as excluded classes
+    const inSuite = suiteFilter(layout);
+    const allTestClasses = [...testFiles].map((p) => classNameOf(p, layout.testDirs)!).sort();
+    const testClasses = allTestClasses.filter(inSuite);
+    const outsideSuite = allTestClasses.filter((c) => !inSuite(c));
+    return { layout, limits, tree, cacheKey, warmKey, tryWarm, testClasses, outsideSuite, testsUntouched };
   }
 
   /** Refuses a pass that does not account for the suite, and learns the suite's ids from a clean run. */
@@ -124,7 +129,7 @@ export class ValidationService {
     let path: 'warm' | 'cold' = 'cold';
     if (tryWarm) {
       answer = await this.onWarmWorker(warmKey, req.treeId, tree.dir, layout, async (w) => {
-        const a = await w.validate({ overlay: req.overlay, tests: req.tests, limits, coverage: req.coverage });
+        const a = await w.validate({ overlay: req.overlay, tests: req.tests, limits, coverage: req.coverage, outsideSuite: prep.outsideSuite });
         if (a.poisoned) this.pool.retire(w);
         return a;
       });
@@ -175,7 +180,7 @@ export class ValidationService {
       batches.map(async (indices) => {
         const first = prepared[indices[0]!]!;
         const answers = await this.onWarmWorker(first.warmKey, req.treeId, first.tree.dir, first.layout, async (w) => {
-          const a = await w.validateBatch(indices.map((i) => ({ overlay: singles[i]!.overlay, tests: req.tests, limits: prepared[i]!.limits, coverage: req.coverage })));
+          const a = await w.validateBatch(indices.map((i) => ({ overlay: singles[i]!.overlay, tests: req.tests, limits: prepared[i]!.limits, coverage: req.coverage, outsideSuite: prepared[i]!.outsideSuite })));
           if (a.some((x) => x === null || x.poisoned)) this.pool.retire(w);
           return a;
         });

@@ -27,6 +27,8 @@ export interface WarmJob {
   tests: TestSelection;
   limits: Limits;
   coverage: boolean;
+  /** test classes of this validation outside the layout's suite (layout.suiteFiles): left out as excluded classes */
+  outsideSuite?: string[];
 }
 
 /** The answer for a validation whose JVM died or overran: never cached, the worker is replaced. */
@@ -180,6 +182,7 @@ export class WarmWorker {
       ['coverage', job.coverage],
     ];
     if (job.tests.mode !== 'all') for (const t of job.tests.tests) entries.push(['test', t]);
+    for (const c of job.outsideSuite ?? []) entries.push(['exclude', c]);
     const files: Array<[string, string]> = [];
     for (const [file, content] of Object.entries(job.overlay)) {
       if (content === null) {

@@ -103,6 +103,10 @@ export const ProjectLayout = z.object({
     .array(EnvironmentExclusion)
     .optional()
     .describe('tests left out because they fail on the developer fix in the runner\'s environment (not the bug\'s): recorded by `defects4j check --record-env-failures`'),
+  suiteFiles: z
+    .object({ include: z.array(z.string().min(1)), exclude: z.array(z.string().min(1)).default([]) })
+    .optional()
+    .describe('which test sources form the suite: Ant patterns over paths relative to a test directory, excludes winning (Defects4J\'s all.manual.tests fileset); default: every test class'),
   buildSteps: z.array(BuildStep).optional().describe('programs run after compiling, before the tests (e.g. Joda-Time\'s zone database compiler)'),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;

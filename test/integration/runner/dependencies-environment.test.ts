@@ -116,6 +116,21 @@ public class InternalsTest {
 `,
 };
 
+// layout.suiteFiles: only the test sources the suite's patterns name run (Defects4J's all.manual.tests fileset)
+const failingTest = (pkg: string, name: string) => `package ${pkg};
+import org.junit.Test;
+public class ${name} {
+  @Test public void fails() { org.junit.Assert.fail("${name} ran"); }
+}
+`;
+const SUITE_PROJECT: Record<string, string> = {
+  ...MAIN,
+  'src/test/java/demo/CalcTest.java': 'package demo;\nimport org.junit.Test;\npublic class CalcTest {\n  @Test public void passes() {}\n}\n',
+  'src/test/java/demo/slow/PerfTest.java': failingTest('demo.slow', 'PerfTest'),
+  'src/test/java/demo/Helper.java': failingTest('demo', 'Helper'),
+};
+const SUITE_LAYOUT: ProjectLayout = { ...LAYOUT, suiteFiles: { include: ['**/*Test.java'], exclude: ['**/slow/*.java'] } };
+
 const testRunner = useTestRunner({ workers: 1 });
 
 describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path', (path) => {
@@ -145,6 +160,26 @@ describe.each(['cold', 'warm'] as const)('the tests\' environment on the %s path
     const r = await testRunner.client.validate(new FakeWorkspace(BROKEN_PROJECT), layout, { mode: 'all' }, { path });
     expect(r.tests.map((t) => `${t.id} ${t.status}`)).toEqual(['demo.MixedTest::works pass']);
     expect(r.plausible).toBe(true);
+  });
+});
+
+describe.each(['cold', 'warm'] as const)('the suite\'s files on the %s path', (path) => {
+  it('run only the test classes the layout\'s patterns name, overlay-added ones included', async () => {
+    const ws = new FakeWorkspace(SUITE_PROJECT);
+    const everything = await testRunner.client.validate(ws, LAYOUT, { mode: 'all' }, { path });
+    expect(everything.failingTests.sort()).toEqual(['demo.Helper::fails', 'demo.slow.PerfTest::fails']);
+    const suite = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path });
+    expect(suite.tests.map((t) => `${t.id} ${t.status}`)).toEqual(['demo.CalcTest::passes pass']);
+    expect(suite.plausible).toBe(true);
+    // a test the patterns leave out stays out; one they name runs
+    await ws.write('src/test/java/demo/slow/NewPerfTest.java', failingTest('demo.slow', 'NewPerfTest'));
+    expect((await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path })).plausible).toBe(true);
+    await ws.write('src/test/java/demo/AddedTest.java', failingTest('demo', 'AddedTest'));
+    const added = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path });
+    expect(added.failingTests).toEqual(['demo.AddedTest::fails']);
+    // a listed test runs whatever the patterns say
+    const listed = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'listed', tests: ['demo.slow.PerfTest::fails'] }, { path });
+    expect(listed.failingTests).toEqual(['demo.slow.PerfTest::fails']);
   });
 });
 

@@ -536,6 +536,8 @@ public final class Harness {
         coverage == null ? null : coverage::instrument);
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(project.excludedTests);
+    // this validation's test classes outside the layout's suite (layout.suiteFiles), overlay-added ones included
+    session.excluded.addAll(req.all("exclude"));
     if (coverage != null) session.hooks = coverage;
     long t1 = System.currentTimeMillis();
     GlobalState before = new GlobalState(PRIVATE_PIDS);
