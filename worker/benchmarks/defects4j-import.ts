@@ -30,7 +30,7 @@ import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from
 const COMPAT_LOCALE_DATA = new Set(['Time']);
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
-import { javaLevels, libJars, parseExcludedTests, sourceEncoding } from './defects4j/build-env.ts';
+import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, hasCommit, resolveGitDir, writeTree } from './defects4j/git.ts';
 import { Defects4jRefusal, layoutEncoding, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
@@ -209,6 +209,8 @@ function importOne(
     git(['update-ref', `refs/repairlab/fixes/${bugId}`, fixedCommit], { gitDir });
 
     // lib/ jars as blobs, reachable from a ref so the bundle carries them (the workspace reads them by oid)
+    // the test classes `defects4j test` runs: the project's all.manual.tests fileset
+    const suite = suiteFiles(projectDir);
     const jars = libJars(projectDir);
     if (jars.length > 0) {
       const jarDir = join(work, 'jars');
@@ -264,6 +266,7 @@ function importOne(
       excludedTests: excluded,
       ...(encoding.encoding && encoding.encoding !== 'UTF-8' ? { encoding: encoding.encoding } : {}),
       ...(recipe.buildSteps.length ? { buildSteps: recipe.buildSteps } : {}),
+      ...(suite ? { suiteFiles: suite } : {}),
     };
     const bundleName = `${repoId}.bundle`;
     const spec = BugSpec.parse({

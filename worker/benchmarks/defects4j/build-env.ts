@@ -1,8 +1,8 @@
 // What a Defects4J bug's build needs besides its sources, read from the Defects4J checkout and the revision:
 // the jars of framework/projects/<P>/lib/, the Java source/target level, and the tests Defects4J excludes.
 // Each becomes a field of the BugSpec's layout, which the runner applies (docs/runner-api.md).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { SourceEncoding } from '../../contracts/bug.ts';
 import { readOptional } from './data.ts';
 
@@ -171,4 +171,24 @@ export function parseExcludedTests(text: string): string[] {
     .map((l) => /^---\s+([\w$.]+(?:::[\w$]+)?)\s*$/.exec(l.trim()))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => m[1]!);
+}
+
+/**
+ * The suite Defects4J runs (`defects4j test`): the `all.manual.tests` fileset of framework/projects/<P>/<P>.build.xml,
+ * as layout.suiteFiles — its include and exclude patterns over test sources, without those naming a property (`${test}`
+ * selects a single test when asked for one). Patterns over compiled classes (Closure's and Mockito's `**\/*Test.class`)
+ * are read over the sources they come from. Undefined when the project has no such fileset: every test class runs.
+ */
+export function suiteFiles(projectDir: string): { include: string[]; exclude: string[] } | undefined {
+  const buildFile = join(projectDir, `${basename(projectDir)}.build.xml`);
+  if (!existsSync(buildFile)) return undefined;
+  const fileset = /<fileset\s+id="all\.manual\.tests"[^>]*>([\s\S]*?)<\/fileset>/.exec(readFileSync(buildFile, 'utf8'))?.[1];
+  if (fileset === undefined) return undefined;
+  const patterns = (kind: 'include' | 'exclude') =>
+    [...fileset.matchAll(new RegExp(`<${kind}\\s+name\\s*=\\s*(["'])(.*?)\\1`, 'g'))]
+      .map((m) => m[2]!.trim())
+      .filter((p) => p && !p.includes('${'))
+      .map((p) => p.replace(/\.class$/, '.java'));
+  const include = patterns('include');
+  return include.length > 0 ? { include, exclude: patterns('exclude') } : undefined;
 }
