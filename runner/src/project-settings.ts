@@ -19,7 +19,12 @@ export const DEFAULT_LOCALE = 'en-US';
 const NEVER_OPENED = [/^java\.base\/java\.io(\.|$)/, /^java\.base\/(jdk|sun)\./];
 
 export interface ProjectSettings {
-  /** absolute jar paths: the named ones, then the uploaded ones (in layout order) */
+  /**
+   * the compile class path (absolute jar paths): the uploaded ones (in layout order), then the named ones. The
+   * project's own jars come first, as in its build: Mockito's sources implement hamcrest 1.1's Matcher, which the
+   * runner's hamcrest 1.3 would shadow. At run time the runner's JUnit and hamcrest come first instead (the JVM's
+   * -cp: runtimeJars, then uploadedJars), as Defects4J runs tests with junit-4.12-hamcrest-1.3 first.
+   */
   jars: string[];
   /** uploaded jar files, bound read-only into the sandbox */
   uploadedJars: string[];
@@ -130,7 +135,7 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
   const bootClassPath = compiler === 'ecj' && upToJava8 ? await java8Api(store.dataDir) : undefined;
   return {
     ...(bootClassPath ? { bootClassPath } : {}),
-    jars: [...projectJars(layout.junit, layout.classpath), ...uploadedJars],
+    jars: [...uploadedJars, ...projectJars(layout.junit, layout.classpath)],
     uploadedJars,
     compiler,
     release: layout.javaRelease,
