@@ -179,20 +179,27 @@ describe('project recipes', () => {
     expect(existsSync(join(tree, 'src/java/org/apache/commons/lang/enum'))).toBe(false);
   });
 
-  it('Mockito: the test-runner patch for bugs 16, 17 and 34–38 only; build.gradle\'s extra source dirs; the byte-buddy jar it names', () => {
+  it('Mockito: the test-runner patch for bugs 16, 17 and 34–38 only; build.gradle\'s extra source dirs; the byte-buddy and hamcrest-core jars it names', () => {
     write(projectDir, 'mockito_test_runners.patch', diff('src/org/mockito/T.java', '  int x = broken();', '  int x = 1;'));
     write(projectDir, 'byte-buddy/byte-buddy-0.6.8.jar', 'jar bytes');
     write(tree, 'src/org/mockito/T.java', T('  int x = broken();'));
     write(tree, 'mockmaker/bytebuddy/main/java/B.java', 'class B {}\n');
     write(tree, 'mockmaker/bytebuddy/test/java/BTest.java', 'class BTest {}\n');
-    write(tree, 'build.gradle', "sourceSets {\n  main { java.srcDirs 'src', 'mockmaker/bytebuddy/main/java' }\n  test { java.srcDirs 'test', 'mockmaker/bytebuddy/test/java' }\n}\ndependencies {\n  compile 'net.bytebuddy:byte-buddy:0.6.8'\n}\nsourceCompatibility = 1.5\n");
+    write(projectDir, 'lib/hamcrest-core-1.1.jar', 'hamcrest 1.1 bytes');
+    write(projectDir, 'lib/hamcrest-all-1.3.jar', 'hamcrest 1.3 bytes');
+    write(tree, 'build.gradle', "sourceSets {\n  main { java.srcDirs 'src', 'mockmaker/bytebuddy/main/java' }\n  test { java.srcDirs 'test', 'mockmaker/bytebuddy/test/java' }\n}\ndependencies {\n  compile 'net.bytebuddy:byte-buddy:0.6.8'\n  compile \"org.hamcrest:hamcrest-core:1.1\", \"org.objenesis:objenesis:2.1\"\n}\nsourceCompatibility = 1.5\n");
     const layout = { src: 'src', test: 'test' };
     const result = run('Mockito', 15, { layout });
     expect(read('src/org/mockito/T.java')).toBe(T('  int x = broken();'));
     expect(result.sourceDirs).toEqual(['mockmaker/bytebuddy/main/java']);
     expect(result.testDirs).toEqual(['mockmaker/bytebuddy/test/java']);
-    expect(result.jars).toEqual([{ name: 'byte-buddy-0.6.8.jar', path: 'compileLib/byte-buddy-0.6.8.jar' }]);
+    // the hamcrest-core its gradle build compiles against, from Defects4J's lib/ (not lib/'s hamcrest-all 1.3)
+    expect(result.jars).toEqual([
+      { name: 'byte-buddy-0.6.8.jar', path: 'compileLib/byte-buddy-0.6.8.jar' },
+      { name: 'hamcrest-core-1.1.jar', path: 'compileLib/hamcrest-core-1.1.jar' },
+    ]);
     expect(read('compileLib/byte-buddy-0.6.8.jar')).toBe('jar bytes');
+    expect(read('compileLib/hamcrest-core-1.1.jar')).toBe('hamcrest 1.1 bytes');
     expect(result.javaLevels).toMatchObject({ source: '1.6', target: '1.6' });
     run('Mockito', 16, { layout });
     expect(read('src/org/mockito/T.java')).toBe(T('  int x = 1;'));
@@ -217,14 +224,16 @@ describe('project recipes', () => {
 
     write(tree, 'build.xml', '<project name="compiler"><path><include name="libtrunk_rhino_parser_jarjared.jar"/></path></project>');
     write(tree, 'gen/com/google/Proto.java', 'class Proto {}\n');
-    for (const jar of ['lib/guava.jar', 'lib/junit.jar', 'lib/libtrunk_rhino_parser_jarjared.jar', 'lib/build/pmd.jar', 'lib/sources/x-sources.jar', 'build/lib/rhino.jar']) write(tree, jar, jar);
+    for (const jar of ['lib/guava.jar', 'lib/junit.jar', 'lib/hamcrest-core-1.1.jar', 'lib/libtrunk_rhino_parser_jarjared.jar', 'lib/build/pmd.jar', 'lib/sources/x-sources.jar', 'build/lib/rhino.jar']) write(tree, jar, jar);
     const result = run('Closure', 80, { layout: { src: 'src', test: 'test' } });
     expect(result.sourceDirs).toEqual(['gen']);
     expect(result.javaLevels).toMatchObject({ source: '1.6', target: '1.6' });
     write(tree, 'build.xml', '<project name="compiler"><property name="ant.build.javac.source" value="1.7" /></project>');
     expect(run('Closure', 81, { layout: { src: 'src', test: 'test' } }).javaLevels).toMatchObject({ source: '1.7' });
+    // JUnit is the runner's; the hamcrest the revision ships stays (its sources may implement 1.1's Matcher)
     expect(result.jars).toEqual([
       { name: 'guava.jar', path: 'lib/guava.jar' },
+      { name: 'hamcrest-core-1.1.jar', path: 'lib/hamcrest-core-1.1.jar' },
       { name: 'libtrunk_rhino_parser_jarjared.jar', path: 'lib/libtrunk_rhino_parser_jarjared.jar' },
       { name: 'rhino.jar', path: 'build/lib/rhino.jar' },
     ]);

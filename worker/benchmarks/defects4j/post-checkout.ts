@@ -189,6 +189,7 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     }
     gradleSourceDirs(ctx, r);
     copyByteBuddy(ctx, r);
+    copyGradleHamcrest(ctx, r);
     gradleJavaLevel(ctx, r);
   },
   Time: (ctx, r) => zoneDatabaseStep(ctx, r),
@@ -376,11 +377,33 @@ function copyByteBuddy(ctx: PostCheckoutContext, result: PostCheckoutResult): vo
   if (named) throw new Defects4jRefusal(`Mockito-${ctx.bugId}`, `depends on byte-buddy but its gradle files name no version RepairLab can read (Defects4J asks gradle)`, ctx.revision);
 }
 
+/**
+ * Mockito's gradle builds compile against the hamcrest-core their gradle files name (1.1: LocalizedMatcher implements
+ * 1.1's Matcher, which has no describeMismatch). Defects4J's lib/ ships hamcrest-core-1.1.jar beside hamcrest-all-1.3;
+ * the one named is copied into compileLib/ like byte-buddy. Absent from lib/: nothing is copied (the runner's 1.3).
+ */
+function copyGradleHamcrest(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
+  for (const file of filesUnder(ctx.dir).filter((f) => f.endsWith('.gradle'))) {
+    const version = /org\.hamcrest:hamcrest-core:([\w.-]+)['"]/.exec(readFileSync(file, 'utf8'))?.[1];
+    if (!version) continue;
+    const jar = join(ctx.projectDir, 'lib', `hamcrest-core-${version}.jar`);
+    if (!existsSync(jar)) return;
+    mkdirSync(join(ctx.dir, 'compileLib'), { recursive: true });
+    copyFileSync(jar, join(ctx.dir, 'compileLib', `hamcrest-core-${version}.jar`));
+    result.steps.push(`copied lib/hamcrest-core-${version}.jar to compileLib/ (${relative(ctx.dir, file)} compiles against it)`);
+    return;
+  }
+}
+
 // ---- jars in the tree ----
 
-/** Where revisions keep jars they compile against; build tools (lib/build), source jars and the runner's own jars are left out. */
+/**
+ * Where revisions keep jars they compile against; build tools (lib/build), source jars and JUnit (the runner's harness
+ * runs its own) are left out. A hamcrest the revision ships stays: its sources may be written against it (Mockito's
+ * and Closure's hamcrest-core 1.1), and the runner compiles against the project's jars first.
+ */
 const JAR_DIRS = ['lib', 'build/lib', 'compileLib'];
-const NOT_ON_CLASS_PATH = /(^|[./-])(junit|hamcrest)([.-]|$)|-sources\.jar$|^gradle-wrapper/i;
+const NOT_ON_CLASS_PATH = /(^|[./-])junit([.-]|$)|-sources\.jar$|^gradle-wrapper/i;
 
 function treeJars(dir: string): TreeJar[] {
   const found: TreeJar[] = [];
