@@ -47,12 +47,13 @@ export interface ProjectSettings {
 }
 
 /**
- * A build step as one request value, a java command line without the class path: `-Dkey=value` fields, the main
- * class, then its arguments, tab-separated ({root} and {out} are the harness's to fill in).
+ * A build step as one request value, a java command line without the class path: `+mkdir=<dir>` fields, `-Dkey=value`
+ * fields, the main class, then its arguments, tab-separated ({root} and {out} are the harness's to fill in).
  */
 export function buildStepEntry(step: BuildStep): string {
+  const dirs = (step.makeDirs ?? []).map((d) => `+mkdir=${d}`);
   const props = Object.entries(step.systemProperties ?? {}).map(([k, v]) => `-D${k}=${v}`);
-  return [...props, step.mainClass, ...step.args].join('\t');
+  return [...dirs, ...props, step.mainClass, ...step.args].join('\t');
 }
 
 /** Node's name for a layout encoding, to write patched sources in the bytes the compiler reads. */

@@ -65,6 +65,10 @@ export const BuildStep = z.object({
     .array(z.string().regex(/^[^\t\n]*$/, 'build step arguments hold no tab or newline'))
     .describe('its arguments: {root} stands for the project root, {out} for the step\'s output directory (a resource root of the tests)'),
   systemProperties: z.record(z.string().regex(/^[\w.-]+$/), z.string().regex(/^[^\t\n]*$/)).default({}),
+  makeDirs: z
+    .array(z.string().regex(/^\{out\}(\/[^\t\n/]+)*$/, 'makeDirs are directories under {out}, e.g. {out}/org/joda/time/tz/data'))
+    .default([])
+    .describe('directories made before the step runs, as the build\'s <mkdir> (old ZoneInfoCompilers need their destination to exist)'),
 });
 export type BuildStep = z.infer<typeof BuildStep>;
 

@@ -29,7 +29,8 @@ public class Generator {
     Mode.current = System.getProperty("demo.mode");
     if (!"build".equals(Mode.current)) throw new IllegalStateException("demo.mode is " + Mode.current);
     Path out = Paths.get(args[1]);
-    Files.createDirectories(out.getParent());
+    // as old ZoneInfoCompilers: the destination must exist (layout: makeDirs)
+    if (!Files.isDirectory(out.getParent())) throw new java.io.IOException("Destination directory doesn't exist: " + out.getParent());
     String source = new String(Files.readAllBytes(Paths.get(args[0])), "UTF-8").trim();
     Files.write(out, (source + ":" + Table.header()).getBytes("UTF-8"));
   }
@@ -61,6 +62,7 @@ const STEP: BuildStep = {
   mainClass: 'demo.Generator',
   args: ['{root}/data/table.src', '{out}/demo/table.txt'],
   systemProperties: { 'demo.mode': 'build' },
+  makeDirs: ['{out}/demo'],
 };
 const WITH_STEP: ProjectLayout = { ...LAYOUT, buildSteps: [STEP] };
 const ALL = { mode: 'all' } as const;
@@ -88,6 +90,13 @@ describe.each(['cold', 'warm'] as const)('build steps on the %s path', (path) =>
     await ws.write(TABLE, table('v2'));
     const fixed = await testRunner.client.validate(ws, WITH_STEP, ALL, { path });
     expect(statuses(fixed)).toEqual({ generatedHeader: 'pass', stepStateStaysOut: 'pass', where: 'fail' });
+  });
+
+  it('makes the directories the step asks for first, as the build\'s <mkdir>', async () => {
+    const withoutDirs = { ...WITH_STEP, buildSteps: [{ ...STEP, makeDirs: [] }] };
+    const r = await testRunner.client.validate(new FakeWorkspace(PROJECT), withoutDirs, ALL, { path });
+    expect(r.compiled).toBe(false);
+    expect(r.diagnostics[0]!.message).toMatch(/Destination directory doesn't exist: .*\/demo$/);
   });
 
   it('a step that fails is a build that failed, named with its cause', async () => {

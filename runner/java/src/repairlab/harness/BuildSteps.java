@@ -27,18 +27,20 @@ import java.util.stream.Stream;
  * reuses it, a patch to the program the step runs makes it again.
  */
 final class BuildSteps {
-  /** one step: -D properties, the main class, its arguments ({root}, {out} filled in when run) */
-  record Step(Map<String, String> properties, String mainClass, List<String> args) {
+  /** one step: directories to make, -D properties, the main class, its arguments ({root}, {out} filled in when run) */
+  record Step(List<String> makeDirs, Map<String, String> properties, String mainClass, List<String> args) {
     static Step parse(String entry) {
+      List<String> dirs = new ArrayList<>();
       Map<String, String> props = new LinkedHashMap<>();
       List<String> fields = new ArrayList<>(Arrays.asList(entry.split("\t", -1)));
+      while (!fields.isEmpty() && fields.get(0).startsWith("+mkdir=")) dirs.add(fields.remove(0).substring(7));
       while (!fields.isEmpty() && fields.get(0).startsWith("-D")) {
         String p = fields.remove(0).substring(2);
         int eq = p.indexOf('=');
         props.put(eq < 0 ? p : p.substring(0, eq), eq < 0 ? "" : p.substring(eq + 1));
       }
       if (fields.isEmpty()) throw new IllegalArgumentException("a buildStep entry names no main class: " + entry);
-      return new Step(props, fields.remove(0), fields);
+      return new Step(dirs, props, fields.remove(0), fields);
     }
   }
 
@@ -108,6 +110,13 @@ final class BuildSteps {
   private String runOne(Step step, ProjectLoader loader, Path dir) {
     String[] args = step.args().stream().map(a -> a.replace("{root}", root.toString()).replace("{out}", dir.toString())).toArray(String[]::new);
     String what = "The build step " + step.mainClass() + " " + String.join(" ", step.args());
+    for (String d : step.makeDirs()) {
+      try {
+        Files.createDirectories(Path.of(d.replace("{out}", dir.toString())));
+      } catch (IOException e) {
+        return what + " failed: cannot make " + d + ": " + e;
+      }
+    }
     Method main;
     try {
       main = Class.forName(step.mainClass(), false, loader).getMethod("main", String[].class);
