@@ -116,6 +116,7 @@ describe('project recipes', () => {
         mainClass: 'org.joda.time.tz.ZoneInfoCompiler',
         args: ['-src', '{root}/src/main/java/org/joda/time/tz/src', '-dst', '{out}/org/joda/time/tz/data', 'africa', 'europe', 'systemv'],
         systemProperties: { 'org.joda.time.DateTimeZone.Provider': 'org.joda.time.tz.UTCProvider' },
+        makeDirs: ['{out}/org/joda/time/tz/data'],
       },
     ]);
     expect(r.steps.at(-1)).toMatch(/ZoneInfoCompiler compiles src\/main\/java\/org\/joda\/time\/tz\/src \(3 zone files\)/);

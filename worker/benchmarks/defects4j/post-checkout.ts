@@ -249,6 +249,8 @@ function zoneDatabaseStep(ctx: PostCheckoutContext, result: PostCheckoutResult):
     mainClass: 'org.joda.time.tz.ZoneInfoCompiler',
     args: ['-src', `{root}/${sources}`, '-dst', '{out}/org/joda/time/tz/data', ...files],
     systemProperties: { 'org.joda.time.DateTimeZone.Provider': 'org.joda.time.tz.UTCProvider' },
+    // the build's <mkdir>: ZoneInfoCompiler before Joda-Time 1.6 refuses a destination that does not exist
+    makeDirs: ['{out}/org/joda/time/tz/data'],
   });
   result.steps.push(`build step: ZoneInfoCompiler compiles ${sources} (${files.length} zone files) into org/joda/time/tz/data`);
 }
