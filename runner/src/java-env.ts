@@ -18,11 +18,23 @@ const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
  * and the ASM inside java.base, which rebuilds batched variants' classes.
  */
 export const JAVAC_POOL_ACCESS = [
-  '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED',
-  '--add-exports', 'jdk.compiler/com.sun.tools.javac.platform=ALL-UNNAMED',
-  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED',
-  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.tree=ALL-UNNAMED',
+  '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=repairlab.harness',
+  '--add-exports', 'jdk.compiler/com.sun.tools.javac.platform=repairlab.harness',
+  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm=repairlab.harness',
+  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.tree=repairlab.harness',
 ];
+
+/**
+ * How a harness JVM starts: the harness as the named module repairlab.harness (runner/java/src/module-info.java —
+ * code under test cannot reflect into it), reading the class path, where JUnit, JaCoCo and the project's jars stay.
+ */
+export function harnessLaunch(harnessDir: string, classPath: string[], command: string[]): string[] {
+  return [
+    '--module-path', harnessDir, '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
+    '-cp', classPath.join(':'),
+    '-m', 'repairlab.harness/repairlab.harness.Harness', ...command,
+  ];
+}
 
 const jar = (name: string) => path.join(JAVA_DIR, name);
 
@@ -92,7 +104,7 @@ export async function buildHarness(dataDir: string): Promise<string> {
   await mkdir(tmp, { recursive: true });
   const cp = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.junit5!, ...COVERAGE_JARS].join(':');
   // (--add-exports of a system module cannot be combined with --release)
-  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', ...JAVAC_POOL_ACCESS, '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
+  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', ...JAVAC_POOL_ACCESS, '--add-reads', 'repairlab.harness=ALL-UNNAMED', '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`The runner's Java harness did not compile:\n${r.stderr}`);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
-import { ECJ_JAR, JAVAC_POOL_ACCESS, runtimeJars } from './java-env.ts';
+import { ECJ_JAR, harnessLaunch, runtimeJars } from './java-env.ts';
 import { projectSettings } from './project-settings.ts';
 import { killTree, newKey, ProtocolReader } from './proc.ts';
 import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
@@ -97,9 +97,8 @@ export class WarmWorker {
         // every validation loads fresh classes, so C2 keeps recompiling them on the second core; C1 alone and a
         // large young generation cost measurably less CPU per validation, which is what parallel variants need
         '-XX:TieredStopAtLevel=1', `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
-        ...JAVAC_POOL_ACCESS, ...settings.jvmOptions,
-        '-cp', [ctx.harnessDir, ...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars].join(':'),
-        'repairlab.harness.Harness', 'serve', path.join(dir, 'config.txt'),
+        ...settings.jvmOptions,
+        ...harnessLaunch(ctx.harnessDir, [...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['serve', path.join(dir, 'config.txt')]),
       ],
       binds: [
         { path: treeDir, writable: false },

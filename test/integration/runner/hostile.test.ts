@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
@@ -153,6 +154,50 @@ public class ForgeTest {
     const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
     expect(add?.status).toBe('error');
     expect(JSON.stringify(add?.failure)).toMatch(/repairlab\.harness\.Guard/);
+    await ordinaryAfter(p);
+  });
+
+  // With java.base/java.lang opened (every Defects4J layout), a test thread's Runnable is a field away. Before the harness
+  // was a named module, this rewrote the session's results map so that every failure was recorded as a pass.
+  it('cannot reach the test session by reflection to rewrite its results, even with java.lang opened', async () => {
+    const rewrite = `java.lang.reflect.Field target = Thread.class.getDeclaredField("target");
+      target.setAccessible(true);
+      Object task = target.get(Thread.currentThread());
+      for (java.lang.reflect.Field f : task.getClass().getDeclaredFields()) {
+        f.setAccessible(true);
+        Object session = f.get(task);
+        if (session == null || !session.getClass().getName().endsWith("TestSession")) continue;
+        java.lang.reflect.Field results = session.getClass().getDeclaredField("results");
+        results.setAccessible(true);
+        java.util.Map<String, Object> forged = new java.util.LinkedHashMap<String, Object>() {
+          @Override public Object put(String id, Object result) {
+            java.util.Map<String, Object> pass = new java.util.LinkedHashMap<>((java.util.Map<String, Object>) result);
+            pass.put("status", "pass");
+            pass.remove("failure");
+            return super.put(id, pass);
+          }
+        };
+        results.set(session, forged);
+      }`;
+    const r = await client.validate(ws({ [CALC]: buggyCalcWith(rewrite, true) }), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, ALL, { path: p, limits: { perTestTimeoutMs: 20_000 } });
+    expect(r.plausible).toBe(false);
+    const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
+    expect(add?.status).toBe('error');
+    expect(JSON.stringify(add?.failure)).toMatch(/InaccessibleObjectException.*module repairlab\.harness does not/);
+    await ordinaryAfter(p);
+  });
+
+  it('cannot switch the guard off through its own state, reached from System.getSecurityManager()', async () => {
+    const off = `Object guard = System.getSecurityManager();
+      java.lang.reflect.Field deciding = guard.getClass().getDeclaredField("DECIDING");
+      deciding.setAccessible(true);
+      ((ThreadLocal<Boolean>) deciding.get(null)).set(Boolean.TRUE);
+      Runtime.getRuntime().exit(0);`;
+    const r = await client.validate(ws({ [CALC]: buggyCalcWith(off, true) }), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, ALL, { path: p, limits: { perTestTimeoutMs: 20_000 } });
+    expect(r.plausible).toBe(false);
+    const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
+    expect(add?.status).toBe('error');
+    expect(JSON.stringify(add?.failure)).toMatch(/InaccessibleObjectException.*module repairlab\.harness does not/);
     await ordinaryAfter(p);
   });
 });
