@@ -30,7 +30,9 @@ export const JAVAC_POOL_ACCESS = [
  */
 export function harnessLaunch(harnessDir: string, classPath: string[], command: string[]): string[] {
   return [
-    '--module-path', harnessDir, '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
+    // ALL-DEFAULT: the modules a class-path application gets (java.xml, java.sql, jdk.unsupported, …); launched with
+    // -m, the JVM would otherwise resolve only what the harness requires, and project code would miss them
+    '--module-path', harnessDir, '--add-modules', 'ALL-DEFAULT', '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
     '-cp', classPath.join(':'),
     '-m', 'repairlab.harness/repairlab.harness.Harness', ...command,
   ];
