@@ -2,14 +2,11 @@
 // 1.1's Matcher, which the runner's hamcrest 1.3 would shadow), while its tests run with the runner's JUnit and
 // hamcrest first, as Defects4J runs them with junit-4.12-hamcrest-1.3 first. The project's "hamcrest 1.1" here is a jar
 // built from source: an org.hamcrest.Matcher with matches() alone.
-import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
+import { buildJar } from './jar.ts';
 import { useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
@@ -30,28 +27,12 @@ public class AlwaysTest {
 `,
 };
 
-async function buildOldHamcrest(): Promise<Uint8Array> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'repairlab-old-hamcrest-'));
-  try {
-    await mkdir(path.join(dir, 'src', 'org', 'hamcrest'), { recursive: true });
-    const source = path.join(dir, 'src', 'org', 'hamcrest', 'Matcher.java');
-    await writeFile(source, OLD_MATCHER);
-    const javac = spawnSync('javac', ['--release', '8', '-d', path.join(dir, 'classes'), source], { encoding: 'utf8' });
-    if (javac.status !== 0) throw new Error(javac.stderr);
-    const jar = spawnSync('jar', ['cf', path.join(dir, 'old.jar'), '-C', path.join(dir, 'classes'), '.'], { encoding: 'utf8' });
-    if (jar.status !== 0) throw new Error(jar.stderr);
-    return new Uint8Array(await readFile(path.join(dir, 'old.jar')));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 const testRunner = useTestRunner({ workers: 1 });
 let jar: Uint8Array;
 let layout: ProjectLayout;
 
 beforeAll(async () => {
-  jar = await buildOldHamcrest();
+  jar = await buildJar({ 'org/hamcrest/Matcher.java': OLD_MATCHER });
   layout = { ...LAYOUT, classpath: ['junit4', 'hamcrest'], jars: [{ name: 'hamcrest-core-1.1.jar', oid: gitBlobOid(jar) }] };
 }, 60_000);
 

@@ -1,14 +1,11 @@
 // Jars by content (ProjectLayout.jars): a project whose code and tests need a jar the runner does not ship. The jar is
 // built here from Java source, uploaded by oid when the runner asks for it (409 missing-jars), and kept: a second
 // validation does not upload it again. Both paths put it on the compile and the test class path.
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
+import { buildJar } from './jar.ts';
 import { startTestRunner, type TestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
@@ -34,22 +31,6 @@ public class WelcomeTest {
 `,
 };
 
-/** Builds greeter.jar with javac and jar; returns its bytes. */
-async function buildJar(): Promise<Uint8Array> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'repairlab-jar-'));
-  try {
-    await mkdir(path.join(dir, 'src', 'greet'), { recursive: true });
-    await writeFile(path.join(dir, 'src', 'greet', 'Greeter.java'), GREETER);
-    const javac = spawnSync('javac', ['--release', '8', '-d', path.join(dir, 'classes'), path.join(dir, 'src', 'greet', 'Greeter.java')], { encoding: 'utf8' });
-    if (javac.status !== 0) throw new Error(javac.stderr);
-    const jar = spawnSync('jar', ['cf', path.join(dir, 'greeter.jar'), '-C', path.join(dir, 'classes'), '.'], { encoding: 'utf8' });
-    if (jar.status !== 0) throw new Error(jar.stderr);
-    return new Uint8Array(await readFile(path.join(dir, 'greeter.jar')));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 let runner: TestRunner;
 let jarBytes: Uint8Array;
 let layout: ProjectLayout;
@@ -59,7 +40,7 @@ let client: RunnerClient;
 
 beforeAll(async () => {
   runner = await startTestRunner({ workers: 1 });
-  jarBytes = await buildJar();
+  jarBytes = await buildJar({ 'greet/Greeter.java': GREETER });
   layout = { ...LAYOUT, jars: [{ name: 'greeter.jar', oid: gitBlobOid(jarBytes) }] };
   const counting: typeof fetch = async (input, init) => {
     if (String(input).endsWith('/v1/blobs') && typeof init?.body === 'string') uploads.push(Object.keys((JSON.parse(init.body) as { blobs: object }).blobs));

@@ -90,6 +90,21 @@ async function ordinaryAfter(path: 'warm' | 'cold' | 'auto'): Promise<void> {
   expect(statusOf(buggy, 'demo.CalcTest::add')).toBe('fail');
 }
 
+/**
+ * `body` in the buggy Calc's static initialiser, under a layout that opens Defects4J's java.base packages: the test
+ * errs with the module system's refusal to open repairlab.harness, the verdict stays a failure, and ordinary
+ * validations after it are right.
+ */
+async function refusedByTheModuleBoundary(body: string, path: 'warm' | 'cold' | 'auto'): Promise<void> {
+  const layout = { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] };
+  const r = await client.validate(ws({ [CALC]: buggyCalcWith(body, true) }), layout, ALL, { path, limits: { perTestTimeoutMs: 20_000 } });
+  expect(r.plausible).toBe(false);
+  const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
+  expect(add?.status).toBe('error');
+  expect(JSON.stringify(add?.failure)).toMatch(/InaccessibleObjectException.*module repairlab\.harness does not/);
+  await ordinaryAfter(path);
+}
+
 /** Nothing of a hostile validation remains: no cold work directories, no process it started. */
 function nothingLeft(processMarker?: string): void {
   const work = path.join(dataDir, 'work');
@@ -179,12 +194,7 @@ public class ForgeTest {
         };
         results.set(session, forged);
       }`;
-    const r = await client.validate(ws({ [CALC]: buggyCalcWith(rewrite, true) }), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, ALL, { path: p, limits: { perTestTimeoutMs: 20_000 } });
-    expect(r.plausible).toBe(false);
-    const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
-    expect(add?.status).toBe('error');
-    expect(JSON.stringify(add?.failure)).toMatch(/InaccessibleObjectException.*module repairlab\.harness does not/);
-    await ordinaryAfter(p);
+    await refusedByTheModuleBoundary(rewrite, p);
   });
 
   it('cannot switch the guard off through its own state, reached from System.getSecurityManager()', async () => {
@@ -193,12 +203,7 @@ public class ForgeTest {
       deciding.setAccessible(true);
       ((ThreadLocal<Boolean>) deciding.get(null)).set(Boolean.TRUE);
       Runtime.getRuntime().exit(0);`;
-    const r = await client.validate(ws({ [CALC]: buggyCalcWith(off, true) }), { ...LAYOUT, addOpens: [...DEFECTS4J_ADD_OPENS] }, ALL, { path: p, limits: { perTestTimeoutMs: 20_000 } });
-    expect(r.plausible).toBe(false);
-    const add = r.tests.find((t) => t.id === 'demo.CalcTest::add');
-    expect(add?.status).toBe('error');
-    expect(JSON.stringify(add?.failure)).toMatch(/InaccessibleObjectException.*module repairlab\.harness does not/);
-    await ordinaryAfter(p);
+    await refusedByTheModuleBoundary(off, p);
   });
 });
 

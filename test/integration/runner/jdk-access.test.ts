@@ -3,14 +3,11 @@
 // types (reading a JDK method's annotations loads them — ByteBuddy does so for every type Mockito mocks) and
 // jdk.unsupported's sun.reflect (Objenesis instantiates through ReflectionFactory); not sun.misc.Unsafe, even through a
 // library on the class path. The library here is a jar built from source in the test.
-import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
+import { buildJar } from './jar.ts';
 import { useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
@@ -65,28 +62,12 @@ public class AccessTest {
 `,
 };
 
-async function buildLibrary(): Promise<Uint8Array> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'repairlab-lib-'));
-  try {
-    await mkdir(path.join(dir, 'src', 'lib'), { recursive: true });
-    const source = path.join(dir, 'src', 'lib', 'Instantiate.java');
-    await writeFile(source, LIBRARY);
-    const javac = spawnSync('javac', ['-nowarn', '-d', path.join(dir, 'classes'), source], { encoding: 'utf8' });
-    if (javac.status !== 0) throw new Error(javac.stderr);
-    const jar = spawnSync('jar', ['cf', path.join(dir, 'lib.jar'), '-C', path.join(dir, 'classes'), '.'], { encoding: 'utf8' });
-    if (jar.status !== 0) throw new Error(jar.stderr);
-    return new Uint8Array(await readFile(path.join(dir, 'lib.jar')));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 const testRunner = useTestRunner({ workers: 1 });
 let jar: Uint8Array;
 let layout: ProjectLayout;
 
 beforeAll(async () => {
-  jar = await buildLibrary();
+  jar = await buildJar({ 'lib/Instantiate.java': LIBRARY }, ['-nowarn']);
   layout = { ...LAYOUT, jars: [{ name: 'instantiate.jar', oid: gitBlobOid(jar) }] };
 }, 60_000);
 
