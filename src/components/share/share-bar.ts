@@ -166,6 +166,8 @@ export class RlShareBar extends LitElement {
     if (this.restoring || this.missing) return;
     const view = readView(this.app);
     if (this.link && this.linkedView !== JSON.stringify(view)) this.forgetLink();
+    // the "Link to a bundle" form belongs to its experiment: it stays while that experiment is on screen
+    if (this.bundleLinkView && (view?.kind !== 'experiment' || view.experiment !== this.bundleLinkView.experiment)) this.bundleLinkView = undefined;
     if (this.bundleLinked && this.bundleLinked === JSON.stringify(view)) return;
     this.bundleLinked = undefined;
     try {
@@ -180,8 +182,7 @@ export class RlShareBar extends LitElement {
 
   /** A link shown for a view no longer on screen would be copied by mistake. */
   private forgetLink() {
-    this.link = this.note = this.linkedView = undefined;
-    this.tooLongFor = this.bundleLinkView = undefined;
+    this.link = this.note = this.linkedView = this.tooLongFor = undefined;
   }
 
   private async copyLink() {
@@ -223,6 +224,7 @@ export class RlShareBar extends LitElement {
   private async askBundleLink() {
     this.error = this.note = undefined;
     const view = readView(this.app);
+    if (this.link && this.linkedView !== JSON.stringify(view)) this.forgetLink();
     if (view?.kind !== 'experiment' || !view.experiment || !(await getEngine().hasExperiment(view.experiment))) {
       this.error = 'Link to a bundle: open one of your experiments first (Experiments, then its row) — a bundle holds an experiment and its runs.';
       return;
