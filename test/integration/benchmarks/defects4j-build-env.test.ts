@@ -2,7 +2,7 @@
 // test that needs a jar of lib/, a whole test class failing_tests lists): the import writes them into the BugSpec's
 // layout (jars by blob oid, carried in the bundle; source level; excluded tests; Defects4J's JVM environment), and
 // `repairlab defects4j check` with a real runner (bubblewrap, ecj, JUnit) reproduces the bug.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,18 +11,12 @@ import { BugSpec, DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
 import { javaLevels, levelByEra, normalizeLevel, parseExcludedTests } from '../../../worker/benchmarks/defects4j/build-env.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
+import { cli } from './support/repairlab-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-env-'));
 let fixture: Defects4jFixture;
 let runner: TestRunner;
 
-function cli(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/repairlab.mjs', ...args], { env: { ...process.env, REPAIRLAB_HOME: home }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 beforeAll(async () => {
   fixture = createDefects4jFixture(root);

@@ -2,25 +2,18 @@
 // an import that goes on past a broken bug and registers what succeeded, bug reports from a descriptions file,
 // `repairlab defects4j check` with a real runner (bubblewrap, javac, JUnit), fn_pair's message, and
 // `repairlab bench validation` on an imported bug.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
+import { cli } from './support/repairlab-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-cli-'));
 let fixture: Defects4jFixture;
 let runner: TestRunner;
 
-function cli(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/repairlab.mjs', ...args], { env: { ...process.env, REPAIRLAB_HOME: home }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const source = () => ['--project-repo', fixture.projectRepo, '--d4j', fixture.d4jDir, '--project', 'Calc'];
 const viaRunner = () => ['--runner', runner.url, '--token', runner.token];

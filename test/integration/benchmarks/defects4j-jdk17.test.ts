@@ -1,7 +1,6 @@
 // Java 8 era Defects4J bugs on the runner's JDK 17 (issue 14), end to end on the generated fixture's Calc-7: ISO-8859-1
 // sources (the encoding read from the build files), and a test that fails on the developer fix on any JDK but 8 — which `defects4j check --record-env-failures` records as an environment
 // exclusion, apart from Defects4J's own, before checking again. Real git, runner (bubblewrap), ecj and JUnit.
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,18 +9,12 @@ import { normalizeEncoding, sourceEncoding } from '../../../worker/benchmarks/de
 import { BugSpec } from '../../../worker/contracts/bug.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
+import { cli } from './support/repairlab-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-jdk17-'));
 let fixture: Defects4jFixture;
 let runner: TestRunner;
 
-function cli(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/repairlab.mjs', ...args], { env: { ...process.env, REPAIRLAB_HOME: home }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 interface Report {
   reproduced: number;

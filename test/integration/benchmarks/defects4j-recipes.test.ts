@@ -3,7 +3,7 @@
 // checked into the revision's own lib/. The recipe runs on the fixed tree before the source patch, so the buggy and
 // the fixed commit both carry it and the fix is exactly the patch; the tree's jar is listed in layout.jars by its blob
 // oid; `repairlab defects4j check` reproduces the bug. A Closure revision whose build compiles Rhino is refused.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BugSpec } from '../../../worker/contracts/bug.ts';
 import { importDefects4j } from '../../../worker/benchmarks/defects4j-import.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
+import { cli } from './support/repairlab-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-recipes-'));
 const repo = join(root, 'project_repos', 'recipe');
@@ -124,13 +125,6 @@ function createFixture(): void {
   writeFileSync(join(d4jDir, 'framework/projects/Recipe/compile-errors/test-2-9.diff'), readFileSync(join(d4jDir, 'framework/projects/Recipe/compile-errors/test-1-1.diff'), 'utf8').replace('removedSince', 'neverThere'));
 }
 
-function cli(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('node', ['bin/repairlab.mjs', ...args], { env: { ...process.env, REPAIRLAB_HOME: home }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 const show = (gitDir: string, rev: string) => execFileSync('git', ['--git-dir', gitDir, 'show', rev], { encoding: 'utf8' });
 
 beforeAll(async () => {
