@@ -11,7 +11,8 @@ export function registerDefects4jCommands(program: Command): void {
     .command('check')
     .description(
       'import (or reuse) and validate each bug: unpatched fails exactly the trigger tests, the developer fix passes the whole suite, ' +
-        'blame of the fault lines equals `git blame` at the original buggy revision',
+        'blame of the fault lines equals `git blame` at the original buggy revision, and no history section, bug report or ' +
+        'history command shows a line only the fix has',
     )
     .requiredOption('--project <id>', 'Defects4J project id, e.g. Lang')
     .requiredOption('--project-repo <dir>', "the project's git repository (Defects4J: project_repos/<name>.git)")
@@ -25,40 +26,44 @@ export function registerDefects4jCommands(program: Command): void {
       "record the tests that fail on the developer fix in this environment (not trigger tests) in the bug's spec as " +
         'layout.environmentExcludedTests, with their failure as the reason, and check again (the buggy version must then fail at least the trigger tests)',
     )
+    .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
         const engine = await createNodeEngine();
-        const report = await withRunner(opts, (runner) =>
+        const check = (runner?: Parameters<typeof checkDefects4j>[0]['runner']) =>
           checkDefects4j({
             projectRepo: opts.projectRepo,
             d4jDir: opts.d4j,
             project: opts.project,
             outDir: opts.out,
             engine,
-            runner,
             ...(opts.bugs ? { bugs: opts.bugs } : {}),
             ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
             ...(opts.reimport ? { reimport: true } : {}),
             ...(opts.recordEnvFailures ? { recordEnvFailures: true } : {}),
+            ...(opts.historyOnly ? { historyOnly: true } : {}),
+            ...(runner ? { runner } : {}),
             log: opts.json ? undefined : (m) => console.error(m),
-          }),
-        );
+          });
+        const report = opts.historyOnly ? await check() : await withRunner(opts, check);
         print(!!opts.json, report, () =>
           [
             ...report.results.map(
               (r) =>
-                `${r.bugId.padEnd(14)} ${r.reproduced ? 'reproduces' : 'FAILS'}${r.reused ? ' (reused)' : ''}` +
+                `${r.bugId.padEnd(14)} ${r.reproduced ? (report.historyOnly ? 'passes' : 'reproduces') : 'FAILS'}${r.reused ? ' (reused)' : ''}` +
                 `${r.environmentExcluded ? ` — ${r.environmentExcluded} test(s) excluded for the environment${r.environmentRecorded ? ` (${r.environmentRecorded.length} recorded now)` : ''}` : ''}` +
                 `${r.unpatchedExtraFailing?.length ? `; the buggy version also fails ${r.unpatchedExtraFailing.join(', ')}` : ''}` +
                 r.reasons.map((m) => `\n    - ${m}`).join(''),
             ),
-            `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail, ${report.environmentExcluded} test(s) excluded for the environment`,
+            report.historyOnly
+              ? `${report.project} (history only: blame and leakage): ${report.reproduced}/${report.bugs} pass, ${report.failed} fail`
+              : `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail, ${report.environmentExcluded} test(s) excluded for the environment`,
           ].join('\n'),
         );
         if (report.failed) process.exitCode = 1;

@@ -93,6 +93,8 @@ describe('repairlab defects4j check', () => {
     for (const id of ['Calc-1', 'Calc-2', 'Calc-3']) expect(by.get(id), id).toMatchObject({ reproduced: true, reused: true, reasons: [] });
     expect(by.get('Calc-1')!.blameChecked).toBe(1);
     expect(by.get('Calc-3')!.blameChecked).toBe(2); // the field and the return line, the latter mapped to the original revision
+    expect(by.get('Calc-3')).toMatchObject({ leakage: { leaks: [] } }); // step 4 looked and found nothing
+    expect((by.get('Calc-3') as { leakage: { fixOnlyLines: number } }).leakage.fixOnlyLines).toBeGreaterThan(0);
     expect(by.get('Calc-4')!.reasons.join('\n')).toMatch(/^import: Calc-4: patches\/4\.src\.patch does not apply .*input at fault: .*4\.src\.patch/s);
     expect(by.get('Calc-5')!.reasons).toEqual([
       'unpatched: fails 1 test(s), not exactly the trigger tests; also fails org.fixture.CalcTest::testIsPositiveZero; passes trigger test(s) org.fixture.CalcTest::testAdd',
@@ -105,6 +107,13 @@ describe('repairlab defects4j check', () => {
     expect(r.stdout).toMatch(/^Calc-3 +reproduces$/m);
     expect(r.stdout).toContain('Calc: 1/1 reproduce, 0 fail');
     expect(r.stderr).toContain('Calc: importing 1 bug(s)');
+  }, 300_000);
+
+  it('--history-only checks blame and leakage without a runner', async () => {
+    const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1-3', '--out', out, '--history-only', '--runner', 'http://127.0.0.1:9'], home);
+    expect(r.code, r.stderr).toBe(0); // the unreachable runner is never asked
+    expect(r.stdout).toMatch(/^Calc-3 +passes \(reused\)$/m);
+    expect(r.stdout).toContain('Calc (history only: blame and leakage): 3/3 pass, 0 fail');
   }, 300_000);
 });
 

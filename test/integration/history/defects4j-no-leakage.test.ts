@@ -20,6 +20,8 @@ import { createNodePlatform } from '../../../worker/platform/node.ts';
 import { runBash } from '../../../worker/tools/hafixagent/bash.ts';
 import { toPublicBug, type BugSpec } from '../../../worker/contracts/bug.ts';
 import type { Validator } from '../../../worker/contracts/tools.ts';
+import { checkLeakage } from '../../../worker/benchmarks/defects4j/leakage.ts';
+import { resolveGitDir } from '../../../worker/benchmarks/defects4j/git.ts';
 import { createDefects4jFixture, type Defects4jFixture } from '../benchmarks/support/defects4j-fixture.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-leak-'));
@@ -170,5 +172,35 @@ describe('fn_pair when the first blamed line sits in no function', () => {
     expect(context.extraction.primary?.commit.oid).toBe(fixture.revisions.introducesBug3);
     expect(context.text).toBe('');
     expect(context.emptyReason).toMatch(/no blamed line sits inside a function/);
+  });
+
+});
+
+describe('the leakage step of `defects4j check` (leakage.ts)', () => {
+  // `defects4j check`'s step 4 (leakage.ts) is what measures this on real Defects4J data: it must agree here, and it
+  // must see the leak this file guards against when history is read at the reconstruction.
+  it.each(['Calc-1', 'Calc-2', 'Calc-3', 'Calc-6'])('%s: the check of `defects4j check` finds no leak', async (bugId) => {
+    const bug = result.bugs.find((b) => b.spec.id === bugId)!.spec;
+    const check = await checkLeakage(engine, bug, resolveGitDir(fixture.projectRepo));
+    expect(check.leaks).toEqual([]);
+    expect(check.nonEmptySections).toBeGreaterThan(0);
+    // Calc-1's fix only restores a line its bug-introducing commit removed: history, not the fix
+    expect(check.fixOnlyLines > 0).toBe(bugId !== 'Calc-1');
+  });
+
+  it('Calc-3: the check of `defects4j check` finds the leak when history is read at the reconstructed buggy commit', async () => {
+    const bug = result.bugs.find((b) => b.spec.id === 'Calc-3')!.spec;
+    const { historyCommit: _original, ...atReconstruction } = bug;
+    const check = await checkLeakage(engine, atReconstruction, resolveGitDir(fixture.projectRepo), fixture.revisions.buggy3);
+    expect(check.leaks.length).toBeGreaterThan(0);
+    expect(check.leaks.some((l) => l.startsWith('history fl_diff') && l.includes(`synthetic commit ${bug.buggyCommit.slice(0, 12)}`))).toBe(true);
+  });
+
+  it('Calc-3: the check of `defects4j check` finds a line only the fix has, wherever it is shown', async () => {
+    const bug = result.bugs.find((b) => b.spec.id === 'Calc-3')!.spec;
+    const added = bug.groundTruth.patch!.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++') && l.trim().length > 8)[0]!.slice(1);
+    const told = { ...bug, report: { ...bug.report, body: `${bug.report.body}\nhint:\n${added}` } };
+    const check = await checkLeakage(engine, told, resolveGitDir(fixture.projectRepo));
+    expect(check.leaks).toEqual([`bug report shows "${added.trim()}", which only the fix has`]);
   });
 });

@@ -5,7 +5,10 @@
 //      environment are first recorded as environment exclusions and the fix run again until nothing new fails:
 //      env-failures.ts; the buggy version is then run once, and must fail at least the trigger tests);
 //   3. RepairLab's blame of every fault line (at the original buggy revision, lines mapped through the reconstructed
-//      buggy commit: worker/history/history-base.ts) equals `git blame` of that line at the original revision.
+//      buggy commit: worker/history/history-base.ts) equals `git blame` of that line at the original revision;
+//   4. no history section, bug report or history command of HAFixAgent's bash shows a line only the fix has or names a
+//      synthetic commit (leakage.ts).
+// `historyOnly` skips 1 and 2 (no runner needed): blame and leakage over a whole project take minutes, not hours.
 // Node only (runs git; validates through a runner).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ import type { ValidationResult } from '../../contracts/runner-api.ts';
 import { extractHistory } from '../../history/extractor.ts';
 import { importDefects4j } from '../defects4j-import.ts';
 import { parseBugList, readActiveBugs } from './data.ts';
+import { checkLeakage, type LeakageCheck } from './leakage.ts';
 import { environmentExclusions, withEnvironmentExclusions } from './env-failures.ts';
 import { resolveGitDir } from './git.ts';
 import { registerImported } from './register.ts';
@@ -38,8 +42,11 @@ export interface CheckOptions {
    * reproduces when the buggy version fails at least the trigger tests and the fix passes every test not excluded.
    */
   recordEnvFailures?: boolean;
+  /** only steps 3 and 4 (blame, leakage): no validation, no runner */
+  historyOnly?: boolean;
   engine: Engine;
-  runner: RunnerSettings;
+  /** needed unless historyOnly */
+  runner?: RunnerSettings;
   log?: (message: string) => void;
 }
 
@@ -63,10 +70,14 @@ export interface BugCheck {
   blameChecked?: number;
   /** fault lines with no counterpart at the original revision (added by the reconstruction; not blamed) */
   blameUnmapped?: number;
+  /** step 4: what was looked at and any leak found (each leak is also a reason) */
+  leakage?: LeakageCheck;
 }
 
 export interface ProjectCheck {
   project: string;
+  /** true when only blame and leakage were checked (reproduced then means: blame equals git and nothing leaks) */
+  historyOnly: boolean;
   bugs: number;
   reproduced: number;
   failed: number;
@@ -176,13 +187,37 @@ async function checkBug(engine: Engine, options: CheckOptions, spec: BugSpec, gi
   const reasons: string[] = [];
   const out: BugCheck = { bugId: bug.id, reproduced: false, reused, reasons, environmentExcluded: bug.layout.environmentExcludedTests?.length ?? 0 };
   const suites: SuiteOutcome = { reasons };
+  if (!options.historyOnly) bug = await checkSuites(engine, options, bug, out, suites);
   try {
+    const blame = await checkBlame(engine, bug, gitDir);
+    reasons.push(...blame.reasons);
+    out.blameChecked = blame.checked;
+    out.blameUnmapped = blame.unmapped;
+  } catch (error) {
+    reasons.push(`blame: ${(error as Error).message}`);
+  }
+  try {
+    out.leakage = await checkLeakage(engine, bug, gitDir);
+    reasons.push(...out.leakage.leaks.map((l) => `leak: ${l}`));
+  } catch (error) {
+    reasons.push(`leakage: ${(error as Error).message}`);
+  }
+  out.reproduced = reasons.length === 0;
+  return out;
+}
+
+/** Steps 1 and 2; returns the spec as it stands after any recorded environment exclusions. */
+async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec, out: BugCheck, suites: SuiteOutcome): Promise<BugSpec> {
+  let bug = spec;
+  const runner = options.runner;
+  try {
+    if (!runner) throw new Error('no runner: validating needs one (or check history only)');
     if (!options.recordEnvFailures) {
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', options.runner, ALL, CHECK_LIMITS), bug, false, suites);
-      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS), suites);
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, CHECK_LIMITS), bug, false, suites);
+      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS), suites);
     } else {
       // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
-      let fixed = await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS);
+      let fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS);
       const recorded: string[] = [];
       for (let round = 0; round < MAX_RECORDING_ROUNDS && fixed.compiled; round++) {
         const known = new Set((bug.layout.environmentExcludedTests ?? []).map((e) => e.test));
@@ -192,29 +227,20 @@ async function checkBug(engine: Engine, options: CheckOptions, spec: BugSpec, gi
         await saveSpec(engine, bug, options.outDir);
         recorded.push(...found.map((e) => e.test));
         options.log?.(`${bug.id}: ${found.length} test(s) fail on the fix in this environment; excluded (layout.environmentExcludedTests), running the fix again`);
-        fixed = await engine.validatePatch(bug.id, 'ground-truth', options.runner, ALL, CHECK_LIMITS);
+        fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS);
       }
       if (recorded.length) out.environmentRecorded = recorded;
       out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', options.runner, ALL, CHECK_LIMITS), bug, true, suites);
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, CHECK_LIMITS), bug, true, suites);
       judgeFixed(fixed, suites);
     }
     if (suites.unpatchedFailing) out.unpatchedFailing = suites.unpatchedFailing;
     if (suites.unpatchedExtraFailing) out.unpatchedExtraFailing = suites.unpatchedExtraFailing;
     if (suites.fixedFailing) out.fixedFailing = suites.fixedFailing;
   } catch (error) {
-    reasons.push(`validation: ${(error as Error).message}`);
+    suites.reasons.push(`validation: ${(error as Error).message}`);
   }
-  try {
-    const blame = await checkBlame(engine, bug, gitDir);
-    reasons.push(...blame.reasons);
-    out.blameChecked = blame.checked;
-    out.blameUnmapped = blame.unmapped;
-  } catch (error) {
-    reasons.push(`blame: ${(error as Error).message}`);
-  }
-  out.reproduced = reasons.length === 0;
-  return out;
+  return bug;
 }
 
 export async function checkDefects4j(options: CheckOptions): Promise<ProjectCheck> {
@@ -253,12 +279,12 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     for (const b of imported.bugs) if (!notRegistered.some((f) => f.bugId === b.spec.id)) specs.push({ spec: b.spec, reused: false });
   }
   for (const { spec, reused } of specs) {
-    log(`${spec.id}: validating (unpatched, fix) and comparing blame with git`);
+    log(`${spec.id}: ${options.historyOnly ? '' : 'validating (unpatched, fix), '}comparing blame with git, looking for leaks of the fix`);
     results.push(await checkBug(options.engine, options, spec, gitDir, reused));
   }
   const order = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1));
   results.sort((a, b) => order(a.bugId) - order(b.bugId));
   const reproduced = results.filter((r) => r.reproduced).length;
   const environmentExcluded = results.reduce((n, r) => n + r.environmentExcluded, 0);
-  return { project: options.project, bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
+  return { project: options.project, historyOnly: !!options.historyOnly, bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
 }
