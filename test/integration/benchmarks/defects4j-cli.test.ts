@@ -87,14 +87,14 @@ describe('repairlab defects4j check', () => {
   it('reuses the registered bugs, validates them through the runner and compares blame with git; every failure has its reason', async () => {
     const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1-5', '--out', out, '--json', ...viaRunner()], home);
     expect(r.code, r.stderr).toBe(1); // Calc-4 and Calc-5 do not reproduce
-    const report = JSON.parse(r.stdout) as { project: string; bugs: number; reproduced: number; failed: number; results: { bugId: string; reproduced: boolean; reused: boolean; reasons: string[]; blameChecked?: number }[] };
+    const report = JSON.parse(r.stdout) as { project: string; bugs: number; reproduced: number; failed: number; results: { bugId: string; reproduced: boolean; reused: boolean; reasons: string[]; blameChecked?: number; leakage?: { fixOnlyLines: number; leaks: string[] } }[] };
     expect({ project: report.project, bugs: report.bugs, reproduced: report.reproduced, failed: report.failed }).toEqual({ project: 'Calc', bugs: 5, reproduced: 3, failed: 2 });
     const by = new Map(report.results.map((x) => [x.bugId, x]));
     for (const id of ['Calc-1', 'Calc-2', 'Calc-3']) expect(by.get(id), id).toMatchObject({ reproduced: true, reused: true, reasons: [] });
     expect(by.get('Calc-1')!.blameChecked).toBe(1);
     expect(by.get('Calc-3')!.blameChecked).toBe(2); // the field and the return line, the latter mapped to the original revision
     expect(by.get('Calc-3')).toMatchObject({ leakage: { leaks: [] } }); // step 4 looked and found nothing
-    expect((by.get('Calc-3') as { leakage: { fixOnlyLines: number } }).leakage.fixOnlyLines).toBeGreaterThan(0);
+    expect(by.get('Calc-3')!.leakage!.fixOnlyLines).toBeGreaterThan(0);
     expect(by.get('Calc-4')!.reasons.join('\n')).toMatch(/^import: Calc-4: patches\/4\.src\.patch does not apply .*input at fault: .*4\.src\.patch/s);
     expect(by.get('Calc-5')!.reasons).toEqual([
       'unpatched: fails 1 test(s), not exactly the trigger tests; also fails org.fixture.CalcTest::testIsPositiveZero; passes trigger test(s) org.fixture.CalcTest::testAdd',
