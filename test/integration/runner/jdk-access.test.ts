@@ -1,10 +1,12 @@
 // What of the JDK code under test may reach while the guard watches (both paths): every module a class-path
 // application has (java.xml, java.sql, jdk.unsupported — the harness runs as a named module), the JDK's annotation
 // types (reading a JDK method's annotations loads them — ByteBuddy does so for every type Mockito mocks) and
-// jdk.unsupported's sun.reflect (Objenesis instantiates through ReflectionFactory); not sun.misc.Unsafe, even through a
-// library on the class path. The library here is a jar built from source in the test.
+// jdk.unsupported's sun.reflect (Objenesis instantiates through ReflectionFactory); JDK classes by name through the boot
+// loader and proxies of JDK interfaces (commons-lang's SerializationUtils, EasyMock); not sun.misc.Unsafe, even through
+// a library on the class path or the boot loader, nor the application class loader or the harness's classes. The
+// library here is a jar built from source in the test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
+import { DEFECTS4J_ADD_OPENS, type ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
 import { buildJar } from './jar.ts';
@@ -21,6 +23,10 @@ public class Instantiate {
   /** as ByteBuddy resolves the annotation types of a JDK method it reads */
   public static Class<?> jdkAnnotation() throws Exception {
     return Class.forName("jdk.internal.vm.annotation.IntrinsicCandidate");
+  }
+  /** as EasyMock mocks an interface of the JDK: a proxy in the interface's loader, the boot loader */
+  public static Object proxyOf(Class<?> type) {
+    return java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (p, m, a) -> "proxied");
   }
   public static Object unsafe() throws Exception {
     java.lang.reflect.Field f = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
@@ -50,6 +56,53 @@ public class AccessTest {
     assertNotNull(javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
     assertNotNull(java.sql.Types.class);
   }
+  @Test public void loadsJdkClassesThroughTheBootLoader() throws Exception {
+    // Class.forName(name, init, null), as commons-lang's SerializationUtils resolves a JDK type
+    assertSame(java.util.HashMap.class, Class.forName("java.util.HashMap", false, null));
+  }
+  @Test public void makesProxiesOfJdkInterfaces() throws Exception {
+    java.util.function.Supplier<?> direct = (java.util.function.Supplier<?>) java.lang.reflect.Proxy.newProxyInstance(null,
+        new Class<?>[] { java.util.function.Supplier.class }, (p, m, a) -> "direct");
+    assertEquals("direct", direct.get());
+    assertEquals("proxied", ((java.util.concurrent.Callable<?>) lib.Instantiate.proxyOf(java.util.concurrent.Callable.class)).call());
+  }
+  @Test public void neverGetsTheApplicationLoader() throws Exception {
+    try {
+      ClassLoader.getSystemClassLoader();
+      fail("the system class loader was handed out");
+    } catch (SecurityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("class loaders"));
+    }
+    try {
+      Thing.class.getClassLoader().getParent();
+      fail("the project loader's parent was handed out");
+    } catch (SecurityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("class loaders"));
+    }
+  }
+  @Test public void neverGetsHarnessClassesThroughItsModule() throws Exception {
+    Module harness = ModuleLayer.boot().findModule("repairlab.harness").get();
+    try {
+      Class.forName(harness, "repairlab.harness.Guard");
+      fail("a harness class was handed out");
+    } catch (SecurityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("class loaders"));
+    }
+  }
+  @Test public void neverGetsUnsafeThroughTheBootLoader() throws Exception {
+    try {
+      Class.forName("sun.misc.Unsafe", false, null).getDeclaredField("theUnsafe");
+      fail("sun.misc.Unsafe was handed out through the boot loader");
+    } catch (SecurityException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("sun.misc"));
+    }
+    try {
+      Class.forName("jdk.internal.misc.Unsafe", false, null).getDeclaredField("theUnsafe").setAccessible(true);
+      fail("jdk.internal.misc.Unsafe was handed out through the boot loader");
+    } catch (RuntimeException expected) { // InaccessibleObjectException: java.base does not open jdk.internal.misc
+      assertTrue(expected.toString(), expected.getMessage().contains("jdk.internal.misc"));
+    }
+  }
   @Test public void neverGetsUnsafe() throws Exception {
     try {
       lib.Instantiate.unsafe();
@@ -68,16 +121,21 @@ let layout: ProjectLayout;
 
 beforeAll(async () => {
   jar = await buildJar({ 'lib/Instantiate.java': LIBRARY }, ['-nowarn']);
-  layout = { ...LAYOUT, jars: [{ name: 'instantiate.jar', oid: gitBlobOid(jar) }] };
+  // with the opens every Defects4J layout has (java.lang among them), as a reachable loader would matter most there
+  layout = { ...LAYOUT, jars: [{ name: 'instantiate.jar', oid: gitBlobOid(jar) }], addOpens: [...DEFECTS4J_ADD_OPENS] };
 }, 60_000);
 
 describe.each(['cold', 'warm'] as const)('the JDK\'s internals on the %s path', (path) => {
-  it('JDK annotations and sun.reflect are reachable to code under test, sun.misc.Unsafe is not', async () => {
+  it('JDK annotations, sun.reflect, boot-loader lookups and JDK proxies are reachable to code under test; Unsafe, the app loader and the harness are not', async () => {
     const client = new RunnerClient({ url: testRunner.runner.url, token: testRunner.runner.token, readJar: async () => jar });
     const r = await client.validate(new FakeWorkspace(PROJECT), layout, { mode: 'all' }, { path });
     expect(r.compiled).toBe(true);
+    const failures = r.tests.filter((t) => t.status !== 'pass').map((t) => `${t.id} ${t.status}: ${t.failure?.exception}: ${t.failure?.message}`);
+    expect(failures).toEqual([]);
     expect(r.tests.map((t) => `${t.id.split('::')[1]} ${t.status}`).sort()).toEqual([
-      'hasTheModulesAClassPathApplicationHas pass', 'instantiatesWithoutAConstructor pass', 'neverGetsUnsafe pass', 'readsTheJdksAnnotations pass',
+      'hasTheModulesAClassPathApplicationHas pass', 'instantiatesWithoutAConstructor pass', 'loadsJdkClassesThroughTheBootLoader pass', 'makesProxiesOfJdkInterfaces pass',
+      'neverGetsHarnessClassesThroughItsModule pass', 'neverGetsTheApplicationLoader pass', 'neverGetsUnsafe pass', 'neverGetsUnsafeThroughTheBootLoader pass',
+      'readsTheJdksAnnotations pass',
     ]);
     expect(r.plausible).toBe(true);
   });

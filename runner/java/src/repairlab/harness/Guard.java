@@ -47,6 +47,7 @@ final class Guard extends SecurityManager {
     });
     // link the guard's own lambdas and classes now: linking them under the guard would ask the guard again
     privateLookupOnStack();
+    bootLoaderLookup();
     projectCodeAsks(TRUSTED_ONLY);
     privateFile("/proc/self/mem");
     System.setSecurityManager(new Guard());
@@ -102,7 +103,7 @@ final class Guard extends SecurityManager {
         case "shutdownHooks":
           return "Registering a shutdown hook";
         case "getClassLoader":
-          return "Reaching the runner's class loaders";
+          return bootLoaderLookup() ? null : "Reaching the runner's class loaders";
         case "setFactory":
           return "Setting a JVM-wide factory";
         case "stopThread":
@@ -125,6 +126,22 @@ final class Guard extends SecurityManager {
     if (perm instanceof java.security.SecurityPermission && name.equals("setPolicy")) return "Replacing the security policy";
     if (perm instanceof FilePermission) return privateFile(name) ? "Access to " + name : null;
     return null;
+  }
+
+  /**
+   * Whether the JDK asks `getClassLoader` for the boot (or platform) loader, which hands out no loader: a class by name
+   * through the boot loader (`Class.forName(name, init, null)`: commons-lang's SerializationUtils resolving a JDK type)
+   * or a proxy of JDK interfaces (`Proxy.checkProxyAccess`: EasyMock mocking a JDK interface). Java 8 and Defects4J's
+   * ant run them without a security manager. What such a class can reach stays behind module encapsulation and the
+   * package checks (sun.misc.Unsafe is still refused); the application loader (`getSystemClassLoader`, `getParent`,
+   * `Class.forName(Module, …)`) is still refused: a class defined in it would count as trusted.
+   */
+  private static boolean bootLoaderLookup() {
+    return WALKER.walk(s -> s.dropWhile(f -> f.getDeclaringClass() == Guard.class || f.getDeclaringClass() == SecurityManager.class)
+        .findFirst()
+        .map(f -> (f.getDeclaringClass() == Class.class && f.getMethodName().equals("forName") && f.getMethodType().parameterCount() == 3)
+            || (f.getDeclaringClass() == java.lang.reflect.Proxy.class && f.getMethodName().equals("checkProxyAccess")))
+        .orElse(false));
   }
 
   private static boolean privateLookupOnStack() {
