@@ -11,6 +11,8 @@ import type { JUnitVersion } from '../../worker/contracts/bug.ts';
 
 export const JAVA_DIR = process.env.REPAIRLAB_JAVA_LIBS ?? '/usr/share/java';
 const HARNESS_SRC = fileURLToPath(new URL('../java/src', import.meta.url));
+/** JaCoCo behind JDK types (repairlab.coverage.JacocoProbes): compiled apart, loaded by the harness in a loader of its own */
+const COVERAGE_SRC = fileURLToPath(new URL('../java/coverage', import.meta.url));
 
 /**
  * JDK internals the warm harness uses (flags for compiling and running it): javac's JavacTaskPool (JShell's), so the
@@ -26,13 +28,16 @@ export const JAVAC_POOL_ACCESS = [
 
 /**
  * How a harness JVM starts: the harness as the named module repairlab.harness (runner/java/src/module-info.java —
- * code under test cannot reflect into it), reading the class path, where JUnit, JaCoCo and the project's jars stay.
+ * code under test cannot reflect into it), reading the class path, where JUnit and the project's jars stay. JaCoCo
+ * and its ASM are not on the class path (they would shadow a project's own ASM): the harness loads them apart, from
+ * `repairlab.coverage.path`.
  */
 export function harnessLaunch(harnessDir: string, classPath: string[], command: string[]): string[] {
   return [
     // ALL-DEFAULT: the modules a class-path application gets (java.xml, java.sql, jdk.unsupported, …); launched with
     // -m, the JVM would otherwise resolve only what the harness requires, and project code would miss them
-    '--module-path', harnessDir, '--add-modules', 'ALL-DEFAULT', '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
+    '--module-path', path.join(harnessDir, 'module'), '--add-modules', 'ALL-DEFAULT', '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
+    `-Drepairlab.coverage.path=${[path.join(harnessDir, 'coverage'), ...COVERAGE_JARS].join(':')}`,
     '-cp', classPath.join(':'),
     '-m', 'repairlab.harness/repairlab.harness.Harness', ...command,
   ];
@@ -67,8 +72,9 @@ export function projectJars(junit: JUnitVersion, extra: string[]): string[] {
   return [...new Set(jars)];
 }
 
+/** The test JVM's class path before the layout's own jars (coverage is loaded apart: harnessLaunch). */
 export function runtimeJars(junit: JUnitVersion, extra: string[]): string[] {
-  return [...new Set([...projectJars(junit, extra), ...COVERAGE_JARS])];
+  return projectJars(junit, extra);
 }
 
 export function missingJars(): string[] {
@@ -81,7 +87,7 @@ export function jdkVersion(): string {
   return (r.stdout || r.stderr).trim();
 }
 
-function harnessSources(): string[] {
+function javaSources(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -90,26 +96,33 @@ function harnessSources(): string[] {
       else if (e.name.endsWith('.java')) out.push(p);
     }
   };
-  walk(HARNESS_SRC);
+  walk(root);
   return out.sort();
 }
 
-/** Compiles the harness (unsandboxed: it is the runner's own code) into <dataDir>/harness/<hash>; returns that dir. */
+function javac(args: string[], what: string): void {
+  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', '-encoding', 'UTF-8', ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`The runner's ${what} did not compile:\n${r.stderr}`);
+}
+
+/**
+ * Compiles the harness (unsandboxed: it is the runner's own code) into <dataDir>/harness/<hash>: `module/` (the
+ * repairlab.harness module) and `coverage/` (JacocoProbes, against JaCoCo); returns that dir.
+ */
 export async function buildHarness(dataDir: string): Promise<string> {
-  const sources = harnessSources();
+  const sources = javaSources(HARNESS_SRC);
+  const coverageSources = javaSources(COVERAGE_SRC);
   const hash = createHash('sha256');
-  for (const s of sources) hash.update(s).update(readFileSync(s));
+  for (const s of [...sources, ...coverageSources]) hash.update(s).update(readFileSync(s));
   const dir = path.join(dataDir, 'harness', hash.digest('hex').slice(0, 16));
   if (existsSync(dir)) return dir;
   const tmp = `${dir}.tmp-${process.pid}-${randomUUID()}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  const cp = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.junit5!, ...COVERAGE_JARS].join(':');
+  const cp = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.junit5!].join(':');
   // (--add-exports of a system module cannot be combined with --release)
-  const r = spawnSync('javac', ['-nowarn', '-Xlint:none', ...JAVAC_POOL_ACCESS, '--add-reads', 'repairlab.harness=ALL-UNNAMED', '-encoding', 'UTF-8', '-d', tmp, '-cp', cp, ...sources], {
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`The runner's Java harness did not compile:\n${r.stderr}`);
+  javac([...JAVAC_POOL_ACCESS, '--add-reads', 'repairlab.harness=ALL-UNNAMED', '-d', path.join(tmp, 'module'), '-cp', cp, ...sources], 'Java harness');
+  javac(['--release', '11', '-d', path.join(tmp, 'coverage'), '-cp', COVERAGE_JARS.join(':'), ...coverageSources], 'coverage probes (JaCoCo)');
   await rename(tmp, dir).catch(async (e: NodeJS.ErrnoException) => {
     if (!existsSync(dir)) throw e; // a concurrent start won the race
     await rm(tmp, { recursive: true, force: true });

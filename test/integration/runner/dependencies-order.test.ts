@@ -48,3 +48,44 @@ describe.each(['cold', 'warm'] as const)('the class path on the %s path', (path)
     expect(r.plausible).toBe(true);
   });
 });
+
+// The runner's own libraries stay out of the project's way: JaCoCo's ASM 9 on the test JVM's class path shadowed a
+// project's ASM (commons-lang's tests run cglib over lib/asm.jar, ASM 3: "DebuggingClassWriter overrides final method
+// ClassWriter.visit"). The project's "ASM" here is a jar built from source with a ClassWriter ASM 9 does not have;
+// coverage (JaCoCo, with its own ASM) still works beside it.
+const PROJECT_ASM = 'package org.objectweb.asm;\npublic class ClassWriter {\n  public static String origin() { return "the project\'s asm"; }\n}\n';
+const ASM_PROJECT: Record<string, string> = {
+  'src/main/java/demo/Origin.java': 'package demo;\npublic class Origin {\n  public static String of() { return org.objectweb.asm.ClassWriter.origin(); }\n}\n',
+  'src/test/java/demo/OriginTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class OriginTest {
+  @Test public void seesTheProjectsAsm() { assertEquals("the project's asm", Origin.of()); }
+  @Test public void seesNoJacoco() {
+    try {
+      Class.forName("org.jacoco.core.instr.Instrumenter");
+      fail("the runner's JaCoCo is on the project's class path");
+    } catch (ClassNotFoundException expected) {
+    }
+  }
+}
+`,
+};
+
+describe.each(['cold', 'warm'] as const)('the runner\'s own libraries on the %s path', (path) => {
+  it('never shadow the project\'s jars (JaCoCo\'s ASM), with and without coverage', async () => {
+    const asmJar = await buildJar({ 'org/objectweb/asm/ClassWriter.java': PROJECT_ASM });
+    const client = new RunnerClient({ url: testRunner.runner.url, token: testRunner.runner.token, readJar: async () => asmJar });
+    const asmLayout: ProjectLayout = { ...LAYOUT, jars: [{ name: 'asm.jar', oid: gitBlobOid(asmJar) }] };
+    for (const coverage of [false, true]) {
+      const r = await client.validate(new FakeWorkspace(ASM_PROJECT), asmLayout, { mode: 'all' }, { path, coverage });
+      const failures = r.tests.filter((t) => t.status !== 'pass').map((t) => `${t.id} ${t.status}: ${t.failure?.exception}: ${t.failure?.message}`);
+      expect(failures, `coverage ${coverage}`).toEqual([]);
+      expect(r.plausible).toBe(true);
+      if (coverage) {
+        const seen = r.coverage?.find((c) => c.test === 'demo.OriginTest::seesTheProjectsAsm');
+        expect(seen?.lines['src/main/java/demo/Origin.java']).toEqual([3]); // the static method's line (no instance was made)
+      }
+    }
+  });
+});

@@ -1,5 +1,11 @@
 package repairlab.harness;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,25 +13,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jacoco.core.analysis.Analyzer;
-import org.jacoco.core.analysis.CoverageBuilder;
-import org.jacoco.core.analysis.IClassCoverage;
-import org.jacoco.core.analysis.ICounter;
-import org.jacoco.core.data.ExecutionData;
-import org.jacoco.core.data.ExecutionDataStore;
-import org.jacoco.core.data.SessionInfoStore;
-import org.jacoco.core.instr.Instrumenter;
-import org.jacoco.core.runtime.LoggerRuntime;
-import org.jacoco.core.runtime.RuntimeData;
 
 /**
  * Per-test line coverage for spectrum-based fault localization (Ochiai): program classes are instrumented with
  * JaCoCo's core library as the project loader defines them; probes are reset before each test and collected after it.
+ * JaCoCo and its ASM live in a class loader of their own (repairlab.coverage.JacocoProbes, on the paths the runner
+ * passes as -Drepairlab.coverage.path), not on the class path, where they would shadow the project's own ASM.
  */
 final class Coverage implements TestSession.TestHooks {
-  private static LoggerRuntime runtime;
-  private static RuntimeData data;
-  private static Instrumenter instrumenter;
+  /** JacocoProbes: one JaCoCo runtime per JVM */
+  private static Object probes;
+  private static MethodHandle instrument;
+  private static MethodHandle reset;
+  private static MethodHandle covered;
 
   private final Set<String> programClasses;
   private final List<String> sourceDirs;
@@ -37,14 +37,21 @@ final class Coverage implements TestSession.TestHooks {
     this.programClasses = projectClasses;
     this.sourceDirs = sourceDirs;
     synchronized (Coverage.class) {
-      if (runtime == null) {
+      if (probes == null) {
         try {
-          runtime = new LoggerRuntime();
-          data = new RuntimeData();
-          runtime.startup(data);
-          instrumenter = new Instrumenter(runtime);
+          String path = System.getProperty("repairlab.coverage.path", "");
+          List<URL> urls = new ArrayList<>();
+          for (String p : path.split(java.io.File.pathSeparator)) if (!p.isEmpty()) urls.add(Path.of(p).toUri().toURL());
+          ClassLoader loader = new URLClassLoader("repairlab-coverage", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+          Class<?> type = Class.forName("repairlab.coverage.JacocoProbes", true, loader);
+          MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+          Object made = type.getConstructor().newInstance();
+          instrument = lookup.findVirtual(type, "instrument", MethodType.methodType(byte[].class, byte[].class, String.class)).bindTo(made);
+          reset = lookup.findVirtual(type, "reset", MethodType.methodType(void.class)).bindTo(made);
+          covered = lookup.findVirtual(type, "covered", MethodType.methodType(Map.class, Map.class)).bindTo(made);
+          probes = made;
         } catch (Exception e) {
-          throw new IllegalStateException("JaCoCo runtime failed to start: " + e, e);
+          throw new IllegalStateException("JaCoCo runtime failed to start (repairlab.coverage.path=" + System.getProperty("repairlab.coverage.path") + "): " + e, e);
         }
       }
     }
@@ -59,45 +66,35 @@ final class Coverage implements TestSession.TestHooks {
   byte[] instrument(String name, byte[] bytes) {
     if (!isProgramClass(name)) return bytes;
     try {
-      byte[] out = instrumenter.instrument(bytes, name);
+      byte[] out = (byte[]) instrument.invokeExact(bytes, name);
       originals.put(name.replace('.', '/'), bytes);
       return out;
-    } catch (Exception e) {
+    } catch (Throwable e) {
       return bytes; // uninstrumentable (e.g. a class file newer than JaCoCo knows): no coverage for it
     }
   }
 
   @Override
   public void before(String id) {
-    data.reset();
+    try {
+      reset.invokeExact();
+    } catch (Throwable e) {
+      throw new IllegalStateException("JaCoCo could not reset its probes: " + e, e);
+    }
   }
 
   @Override
   public void after(String id, boolean passed) {
-    ExecutionDataStore store = new ExecutionDataStore();
-    // no reset here: the store shares the runtime's probe arrays; before() resets them for the next test
-    data.collect(store, new SessionInfoStore(), false);
-    CoverageBuilder builder = new CoverageBuilder();
-    Analyzer analyzer = new Analyzer(store, builder);
-    for (ExecutionData d : store.getContents()) {
-      byte[] original = originals.get(d.getName());
-      if (original == null || !d.hasHits()) continue;
-      try {
-        analyzer.analyzeClass(original, d.getName());
-      } catch (Exception e) {
-        // skip classes the analyzer cannot read
-      }
+    Map<String, List<Integer>> byRelative;
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, List<Integer>> got = (Map<String, List<Integer>>) (Map<?, ?>) covered.invokeExact((Map<?, ?>) originals);
+      byRelative = got;
+    } catch (Throwable e) {
+      throw new IllegalStateException("JaCoCo could not collect coverage: " + e, e);
     }
     Map<String, List<Integer>> lines = new TreeMap<>();
-    for (IClassCoverage c : builder.getClasses()) {
-      if (c.getSourceFileName() == null || c.getFirstLine() < 0) continue;
-      String file = sourcePath(c.getPackageName(), c.getSourceFileName());
-      List<Integer> hit = lines.computeIfAbsent(file, k -> new ArrayList<>());
-      for (int line = c.getFirstLine(); line <= c.getLastLine(); line++) {
-        int status = c.getLine(line).getStatus();
-        if (status == ICounter.FULLY_COVERED || status == ICounter.PARTLY_COVERED) hit.add(line);
-      }
-    }
+    for (Map.Entry<String, List<Integer>> e : byRelative.entrySet()) lines.computeIfAbsent(sourcePath(e.getKey()), k -> new ArrayList<>()).addAll(e.getValue());
     lines.values().removeIf(List::isEmpty);
     for (List<Integer> l : lines.values()) l.sort(null);
     Map<String, Object> entry = new LinkedHashMap<>();
@@ -110,8 +107,7 @@ final class Coverage implements TestSession.TestHooks {
   }
 
   /** Repo path of a class's source: the first source root (by layout order) prefixed to package/File.java. */
-  private String sourcePath(String packageVmName, String fileName) {
-    String rel = (packageVmName.isEmpty() ? "" : packageVmName + "/") + fileName;
+  private String sourcePath(String rel) {
     String root = sourceDirs.isEmpty() ? "" : sourceDirs.get(0);
     if (sourceDirs.size() > 1) {
       for (String dir : sourceDirs) {
