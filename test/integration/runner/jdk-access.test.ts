@@ -66,6 +66,22 @@ public class AccessTest {
     assertEquals("direct", direct.get());
     assertEquals("proxied", ((java.util.concurrent.Callable<?>) lib.Instantiate.proxyOf(java.util.concurrent.Callable.class)).call());
   }
+  @Test public void serializesTimeZones() throws Exception {
+    // a TimeZone is a sun.util.calendar.ZoneInfo: deserializing one resolves that class through the project's loader
+    // (commons-lang's FastDateParserTest::testLang303)
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(java.util.TimeZone.getTimeZone("America/New_York"));
+    }
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      assertEquals("America/New_York", ((java.util.TimeZone) in.readObject()).getID());
+    }
+  }
+  @Test public void makesThreadsAsAMainThreadDoes() {
+    // a test runs on a non-daemon thread, as under ant's JUnit task: the threads it makes are not daemons
+    // (commons-lang's BasicThreadFactoryTest::testNewThreadNoDaemonFlag)
+    assertFalse(new Thread().isDaemon());
+  }
   @Test public void neverGetsTheApplicationLoader() throws Exception {
     try {
       ClassLoader.getSystemClassLoader();
@@ -134,8 +150,8 @@ describe.each(['cold', 'warm'] as const)('the JDK\'s internals on the %s path', 
     expect(failures).toEqual([]);
     expect(r.tests.map((t) => `${t.id.split('::')[1]} ${t.status}`).sort()).toEqual([
       'hasTheModulesAClassPathApplicationHas pass', 'instantiatesWithoutAConstructor pass', 'loadsJdkClassesThroughTheBootLoader pass', 'makesProxiesOfJdkInterfaces pass',
-      'neverGetsHarnessClassesThroughItsModule pass', 'neverGetsTheApplicationLoader pass', 'neverGetsUnsafe pass', 'neverGetsUnsafeThroughTheBootLoader pass',
-      'readsTheJdksAnnotations pass',
+      'makesThreadsAsAMainThreadDoes pass', 'neverGetsHarnessClassesThroughItsModule pass', 'neverGetsTheApplicationLoader pass', 'neverGetsUnsafe pass',
+      'neverGetsUnsafeThroughTheBootLoader pass', 'readsTheJdksAnnotations pass', 'serializesTimeZones pass',
     ]);
     expect(r.plausible).toBe(true);
   });

@@ -57,9 +57,12 @@ final class Guard extends SecurityManager {
    * JDK packages code under test may reach although they sit under sun.* / jdk.internal.*: the JDK's own annotation
    * types (reading a JDK method's annotations loads them: ByteBuddy, behind Mockito, does it for every mocked type), and
    * jdk.unsupported's sun.reflect, which exists for serialization and mocking libraries (Objenesis builds instances
-   * through ReflectionFactory). Neither reaches the harness: its objects sit behind the repairlab.harness module.
+   * through ReflectionFactory), and the calendar package of a TimeZone's class. None reaches the harness: its objects
+   * sit behind the repairlab.harness module.
    */
-  private static final java.util.Set<String> PACKAGES_GRANTED = java.util.Set.of("accessClassInPackage.jdk.internal.vm.annotation", "accessClassInPackage.sun.reflect");
+  private static final java.util.Set<String> PACKAGES_GRANTED = java.util.Set.of("accessClassInPackage.jdk.internal.vm.annotation", "accessClassInPackage.sun.reflect",
+      // a TimeZone's class (ZoneInfo), resolved by name when one is deserialized (ProjectLoader.forbidden)
+      "accessClassInPackage.sun.util.calendar");
 
   /** set while the guard itself looks at the stack (which asks for class loaders: that must not ask the guard again) */
   private static final ThreadLocal<Boolean> DECIDING = new ThreadLocal<>();

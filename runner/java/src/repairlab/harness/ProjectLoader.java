@@ -54,6 +54,9 @@ final class ProjectLoader extends ClassLoader {
     // whose parent is this one): they must resolve, and the module system still keeps project code out of them
     // (java.base never exports or opens jdk.internal.reflect to it)
     if (JDK_ACCESSORS.contains(name)) return false;
+    // the JDK's calendar internals: a TimeZone is a sun.util.calendar.ZoneInfo, which deserializing one resolves by
+    // name through the caller's loader; java.base exports nothing of the package, so its Class object opens nothing
+    if (name.startsWith("sun.util.calendar.")) return false;
     // every sun.* package (sun.misc.Unsafe among them): the guard refuses them anyway, and as a missing class they look
     // as on a JVM without them, which tests written for several JVMs expect (Joda-Time's TestCalendarConverter asks
     // for sun.util.BuddhistCalendar and ignores a ClassNotFoundException; a SecurityException fails it)

@@ -110,7 +110,9 @@ final class TestSession {
         }
       }, "repairlab-tests");
       t.setContextClassLoader(loader);
-      t.setDaemon(true);
+      // not a daemon, as ant's JUnit task runs tests on the main thread: threads a test makes inherit it (commons-lang's
+      // BasicThreadFactoryTest expects non-daemon threads); every exit of the harness halts the JVM, whatever runs
+      t.setDaemon(false);
       attempt = t;
       last = t;
       lastDone = done;
