@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
 import { Defects4jImportError } from '../../../worker/benchmarks/defects4j/git.ts';
+import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
 
 let root: string;
 let projectDir: string;
@@ -211,18 +212,28 @@ describe('project recipes', () => {
     expect(() => run('Mockito', 3)).toThrow(/^Mockito-3: refused: depends on byte-buddy 0\.7\.1 \(build\.gradle\), which Defects4J does not ship/);
   });
 
-  it('Closure: refuses revisions whose build compiles Rhino from lib/rhino; others get gen/ and the tree\'s jars', () => {
+  it('Closure: renames Rhino as the build\'s jarjar does (sources, resources, names in strings), keeping every other byte', () => {
     write(tree, 'build.xml', '<project name="compiler"><target name="rhino"><ant dir="lib/rhino/"/></target></project>');
-    let error: unknown;
-    try {
-      run('Closure', 1, { layout: { src: 'src', test: 'test' } });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(Defects4jRefusal);
-    expect((error as Defects4jRefusal).reason).toMatch(/Rhino .*"rhino-jarjar".*RepairLab does not run the project's build/);
-    expect((error as Defects4jRefusal).input).toBe('f00d:build.xml');
+    expect(() => run('Closure', 1, { layout: { src: 'src', test: 'test' } })).toThrow(/lib\/rhino\/src\/org\/mozilla\/javascript is missing/);
+    write(tree, 'lib/rhino/src/build.xml', '<project/>');
+    write(tree, 'lib/rhino/src/org/mozilla/javascript/Kit.java', Buffer.from('package org.mozilla.javascript;\n// caf\xe9\nclass Kit { String x = "org.mozilla.javascript.xmlimpl.XMLLibImpl"; String r = "org/mozilla/javascript/resources"; }\n', 'latin1'));
+    write(tree, 'lib/rhino/src/org/mozilla/javascript/resources/Messages.properties', 'msg.x=org.mozilla.javascript\n');
+    write(tree, 'lib/rhino/src/org/mozilla/classfile/ClassFileWriter.java', 'package org.mozilla.classfile;\nimport org.mozilla.javascript.Kit;\n');
+    write(tree, 'lib/rhino/src/org/mozilla/javascript/icon.gif', Buffer.from([0x47, 0x49, 0x46, 0xff, 0x00]));
+    const result = run('Closure', 1, { layout: { src: 'src', test: 'test' } });
+    expect(result.sourceDirs).toEqual([RHINO_SOURCE_DIR]);
+    expect(result.steps[0]).toMatch(/lib\/rhino\/src \(4 files\) renamed org\.mozilla\.javascript → com\.google\.javascript\.rhino\.head/);
+    const head = `${RHINO_SOURCE_DIR}/com/google/javascript/rhino/head`;
+    expect(readFileSync(join(tree, head, 'Kit.java'))).toEqual(
+      Buffer.from('package com.google.javascript.rhino.head;\n// caf\xe9\nclass Kit { String x = "com.google.javascript.rhino.head.xmlimpl.XMLLibImpl"; String r = "com/google/javascript/rhino/head/resources"; }\n', 'latin1'),
+    );
+    expect(read(`${head}/resources/Messages.properties`)).toBe('msg.x=com.google.javascript.rhino.head\n');
+    expect(read(`${RHINO_SOURCE_DIR}/org/mozilla/classfile/ClassFileWriter.java`)).toBe('package org.mozilla.classfile;\nimport com.google.javascript.rhino.head.Kit;\n');
+    expect([...readFileSync(join(tree, head, 'icon.gif'))]).toEqual([0x47, 0x49, 0x46, 0xff, 0x00]);
+    expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'build.xml'))).toBe(false);
+  });
 
+  it('Closure: others get gen/ and the tree\'s jars', () => {
     write(tree, 'build.xml', '<project name="compiler"><path><include name="libtrunk_rhino_parser_jarjared.jar"/></path></project>');
     write(tree, 'gen/com/google/Proto.java', 'class Proto {}\n');
     for (const jar of ['lib/guava.jar', 'lib/junit.jar', 'lib/hamcrest-core-1.1.jar', 'lib/libtrunk_rhino_parser_jarjared.jar', 'lib/build/pmd.jar', 'lib/sources/x-sources.jar', 'build/lib/rhino.jar']) write(tree, jar, jar);

@@ -8,15 +8,17 @@
 //     JacksonDatabind: `Module` spelled out (JDK 9's java.lang.Module makes it ambiguous); Lang: the `enum` package
 //     renamed `oldenum`; Codec, Cli, Collections, Lang, Math: the listed files converted ISO-8859-1 → UTF-8;
 //     Mockito: mockito_test_runners.patch (bugs 16, 17, 34–38), build.gradle's extra source directories and the
-//     byte-buddy jar it names; Closure: gen/ (checked-in generated protobuf sources) as a source directory.
+//     byte-buddy jar it names; Closure: gen/ (checked-in generated protobuf sources) as a source directory, and
+//     Rhino renamed as its build's jarjar renames it, at the source level (closure-rhino.ts).
 //   - jars checked into the revision's own tree (lib/**, build/lib/**, compileLib/): returned for the class path.
-// What needs the project's own build (Closure building and re-packaging Rhino from lib/rhino, a PackageVersion.java
-// that Defects4J does not ship, a byte-buddy version it does not ship) is refused: `Defects4jRefusal`, with the reason.
+// What needs the project's own build (a PackageVersion.java that Defects4J does not ship, a byte-buddy version it
+// does not ship) is refused: `Defects4jRefusal`, with the reason.
 // Build-file edits (source/target 1.6, dead URLs, gradle wrappers) are not ported: RepairLab does not run those builds.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
 import { sourceEncoding, type JavaLevels } from './build-env.ts';
+import { buildsRhino, renameRhinoSources, RHINO_SOURCE_DIR } from './closure-rhino.ts';
 import { Defects4jImportError, git } from './git.ts';
 
 /** A bug Defects4J can build but RepairLab cannot: reported as refused, with the reason, instead of imported. */
@@ -197,12 +199,10 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
     // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
     const buildXml = join(ctx.dir, 'build.xml');
-    if (existsSync(buildXml) && /<target\s+name="rhino"/.test(readFileSync(buildXml, 'utf8'))) {
-      throw new Defects4jRefusal(
-        `Closure-${ctx.bugId}`,
-        `compiles against Rhino as its ant build makes it (build.xml targets "rhino" and "rhino-jarjar": lib/rhino compiled, then its packages renamed by jarjar); RepairLab does not run the project's build`,
-        `${ctx.revision}:build.xml`,
-      );
+    if (existsSync(buildXml) && buildsRhino(readFileSync(buildXml, 'utf8'))) {
+      const written = renameRhinoSources(ctx.dir);
+      r.sourceDirs.push(RHINO_SOURCE_DIR);
+      r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: lib/rhino/src (${written} files) renamed org.mozilla.javascript → com.google.javascript.rhino.head into ${RHINO_SOURCE_DIR}, a source directory`);
     }
     // _post_checkout inserts ant.build.javac.source/target 1.6 unless build.xml sets them (`@Override` on interface methods needs 1.6)
     const setLevel = existsSync(buildXml) ? /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(readFileSync(buildXml, 'utf8'))?.[1] : undefined;

@@ -1,0 +1,57 @@
+// Closure's Rhino, as its ant build makes it, at the source level. Revisions of Closure 1–62, 107–133 and 161–176
+// compile against `com.google.javascript.rhino.head.*`: build.xml's "rhino" target compiles lib/rhino/src into
+// js.jar and "rhino-jarjar" renames its packages with jarjar (rule `org.mozilla.javascript.** →
+// com.google.javascript.rhino.head.@1`). RepairLab runs no project build, so the importer does the renaming on the
+// sources: lib/rhino/src copied to RHINO_SOURCE_DIR with org/mozilla/javascript/** moved to
+// com/google/javascript/rhino/head/** and every `org.mozilla.javascript` / `org/mozilla/javascript` in the files
+// (package and import declarations, qualified names, the string constants jarjar rewrites: resource bundle names,
+// class names looked up by name) renamed the same way. The runner then compiles it with the project's sources; its
+// resource files (Messages.properties) sit beside the code, which makes the directory a resource folder too.
+// org.mozilla.classfile (Rhino's bytecode writer) keeps its name, as the jarjar rule leaves it.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+/** Where the renamed sources go in the bug's tree (a build output: the name says so). */
+export const RHINO_SOURCE_DIR = 'build/rhino-jarjar-src';
+
+const FROM_DOTS = 'org.mozilla.javascript';
+const TO_DOTS = 'com.google.javascript.rhino.head';
+const FROM_PATH = 'org/mozilla/javascript';
+const TO_PATH = 'com/google/javascript/rhino/head';
+
+/** Whether a revision's build.xml compiles Rhino from lib/rhino (its "rhino" target). */
+export function buildsRhino(buildXml: string): boolean {
+  return /<target\s+name="rhino"/.test(buildXml);
+}
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...files(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Writes the renamed Rhino sources under `<tree>/RHINO_SOURCE_DIR`; returns how many files it wrote. Only the
+ * package trees under lib/rhino/src (org/**) are taken: the build files beside them are not sources.
+ */
+export function renameRhinoSources(tree: string): number {
+  const src = join(tree, 'lib', 'rhino', 'src');
+  if (!existsSync(join(src, ...FROM_PATH.split('/')))) throw new Error(`lib/rhino/src/${FROM_PATH} is missing: nothing to rename`);
+  let written = 0;
+  for (const file of files(join(src, 'org'))) {
+    const rel = relative(src, file).split('\\').join('/');
+    const target = rel.startsWith(`${FROM_PATH}/`) ? `${TO_PATH}/${rel.slice(FROM_PATH.length + 1)}` : rel;
+    const bytes = readFileSync(file);
+    const text = /\.(java|properties)$/.test(rel) ? bytes.toString('latin1') : undefined;
+    const out = join(tree, RHINO_SOURCE_DIR, ...target.split('/'));
+    mkdirSync(dirname(out), { recursive: true });
+    // latin1 both ways keeps every byte as it was, whatever the file's encoding: only ASCII names change
+    writeFileSync(out, text === undefined ? bytes : Buffer.from(text.split(FROM_DOTS).join(TO_DOTS).split(FROM_PATH).join(TO_PATH), 'latin1'));
+    written++;
+  }
+  return written;
+}
