@@ -154,6 +154,19 @@ export class Engine {
     }
   }
 
+  /** Repositories with an open session (their caches — parsed packs, trees, commits — held in memory). */
+  openRepositories(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  /**
+   * Drops the open session of a repository (the store keeps it; the next use opens it again). For work that walks
+   * many repositories once each — checking a whole Defects4J project — so that their caches do not pile up.
+   */
+  closeRepository(repoId: string): void {
+    this.sessions.delete(repoId);
+  }
+
   /** Imports the bug's repository into the store if it is not there yet (bundled bugs: from public/benchmarks/). */
   async ensureRepository(bug: BugSpec, reportProgress?: (p: ImportProgress) => void): Promise<RepoSession> {
     const onProgress = throttleProgress(reportProgress);

@@ -21,6 +21,7 @@ import { runBash } from '../../../worker/tools/hafixagent/bash.ts';
 import { toPublicBug, type BugSpec } from '../../../worker/contracts/bug.ts';
 import type { Validator } from '../../../worker/contracts/tools.ts';
 import { checkLeakage } from '../../../worker/benchmarks/defects4j/leakage.ts';
+import { checkDefects4j } from '../../../worker/benchmarks/defects4j/check.ts';
 import { resolveGitDir } from '../../../worker/benchmarks/defects4j/git.ts';
 import { createDefects4jFixture, type Defects4jFixture } from '../benchmarks/support/defects4j-fixture.ts';
 
@@ -202,5 +203,14 @@ describe('the leakage step of `defects4j check` (leakage.ts)', () => {
     const told = { ...bug, report: { ...bug.report, body: `${bug.report.body}\nhint:\n${added}` } };
     const check = await checkLeakage(engine, told, resolveGitDir(fixture.projectRepo));
     expect(check.leaks).toEqual([`bug report shows "${added.trim()}", which only the fix has`]);
+  });
+
+  it('a whole-project check (--history-only) passes the fixture\'s bugs and keeps no repository open behind it', async () => {
+    // every bug has a repository of its own; with all their sessions kept, a 61-bug Lang check ran out of memory
+    const fresh = new Engine(createNodePlatform({ root: join(root, 'home') }));
+    const report = await checkDefects4j({ projectRepo: fixture.projectRepo, d4jDir: fixture.d4jDir, project: 'Calc', bugs: '1-3', outDir: join(root, 'out'), historyOnly: true, engine: fresh });
+    expect(report.results.map((r) => [r.bugId, r.reused, r.reasons])).toEqual([['Calc-1', true, []], ['Calc-2', true, []], ['Calc-3', true, []]]);
+    expect(report.results.every((r) => r.leakage && r.leakage.looked > 0)).toBe(true);
+    expect(fresh.openRepositories()).toEqual([]);
   });
 });

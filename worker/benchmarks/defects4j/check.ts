@@ -280,7 +280,12 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   }
   for (const { spec, reused } of specs) {
     log(`${spec.id}: ${options.historyOnly ? '' : 'validating (unpatched, fix), '}comparing blame with git, looking for leaks of the fix`);
-    results.push(await checkBug(options.engine, options, spec, gitDir, reused));
+    try {
+      results.push(await checkBug(options.engine, options, spec, gitDir, reused));
+    } finally {
+      // each bug has a repository of its own: keeping every session open ran a 61-bug Lang check out of memory
+      options.engine.closeRepository(spec.repoId);
+    }
   }
   const order = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1));
   results.sort((a, b) => order(a.bugId) - order(b.bugId));
