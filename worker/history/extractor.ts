@@ -152,6 +152,9 @@ export async function blameCandidates(session: RepoSession, bug: BugSpec, option
   const classify = options.classifyLines ?? ((src: string) => requireJava().classifyLines(src));
   const fallback: BlameTarget[] = [];
   for (const fault of bug.faultLocalization) {
+    // an insertion into a file the fix creates (fault localization points at its would-be first line): no buggy
+    // line, nothing to blame
+    if (!sources.has(fault.file) && !(await session.readFileAt(bug.buggyCommit, fault.file))) continue;
     const lines = await textOf(fault.file);
     const kinds = classify(lines.join('\n'));
     for (const after of fault.lines) {

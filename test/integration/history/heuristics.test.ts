@@ -176,6 +176,16 @@ describe('HAFix history extractor and heuristics on the demo bugs', () => {
     expect(extraction.primary?.commit).toMatchObject({ oid: 'ebbdb277a3f7b7f3b61535e1f0c09fd3492d3c9a', summary: 'Add Slugs.slugify' });
   });
 
+  it('a blameless bug whose fix also adds a file (Jsoup-71): the new file has nothing to blame, the other insertions do', async () => {
+    const { bug, session } = ctx('textkit-2');
+    const created = { file: 'src/main/java/org/repairlab/text/Created.java', lines: [1], kind: 'insert' as const };
+    const extraction = await extractHistory(session, { ...bug, faultLocalization: [created, ...bug.faultLocalization] });
+    expect(extraction.candidates.map((c) => [c.file, c.line, c.source])).toEqual([[bug.faultLocalization[0]!.file, 13, 'blameless-fallback']]);
+    expect(extraction.primary?.commit.summary).toBe('Add Slugs.slugify');
+    // a line to modify in a file the buggy version lacks is still an inconsistent spec
+    await expect(extractHistory(session, { ...bug, faultLocalization: [{ ...created, kind: 'modify' }] })).rejects.toThrow(/does not exist at the buggy commit/);
+  });
+
   it('the blameless fallback prefers code, then structure, within 5 lines, skipping comments and blanks', () => {
     //            1             2             3        4          5
     const kinds = ['executable', 'structural', 'blank', 'comment', 'structural'] as const;
