@@ -26,13 +26,18 @@ export function registerDefects4jCommands(program: Command): void {
       "record the tests that fail on the developer fix in this environment (not trigger tests) in the bug's spec as " +
         'layout.environmentExcludedTests, with their failure as the reason, and check again (the buggy version must then fail at least the trigger tests)',
     )
+    .option('--per-test-timeout <seconds>', "a test's time limit in the whole-suite runs (default 30; Defects4J sets none)")
     .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
+        const perTestTimeout = opts.perTestTimeout === undefined ? undefined : Number(opts.perTestTimeout);
+        if (perTestTimeout !== undefined && !(Number.isFinite(perTestTimeout) && perTestTimeout > 0)) {
+          throw new Error(`--per-test-timeout ${opts.perTestTimeout}: give a number of seconds greater than 0, e.g. --per-test-timeout 300`);
+        }
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
         const engine = await createNodeEngine();
@@ -48,6 +53,7 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.reimport ? { reimport: true } : {}),
             ...(opts.recordEnvFailures ? { recordEnvFailures: true } : {}),
             ...(opts.historyOnly ? { historyOnly: true } : {}),
+            ...(perTestTimeout ? { perTestTimeoutMs: Math.max(1, Math.round(perTestTimeout * 1000)) } : {}),
             ...(runner ? { runner } : {}),
             log: opts.json ? undefined : (m) => console.error(m),
           });

@@ -89,6 +89,7 @@ describe('repairlab defects4j check', () => {
     expect(r.code, r.stderr).toBe(1); // Calc-4 and Calc-5 do not reproduce
     const report = JSON.parse(r.stdout) as { project: string; bugs: number; reproduced: number; failed: number; results: { bugId: string; reproduced: boolean; reused: boolean; reasons: string[]; blameChecked?: number; leakage?: { fixOnlyLines: number; leaks: string[] } }[] };
     expect({ project: report.project, bugs: report.bugs, reproduced: report.reproduced, failed: report.failed }).toEqual({ project: 'Calc', bugs: 5, reproduced: 3, failed: 2 });
+    expect((report as unknown as { limits: unknown }).limits).toEqual({ wallClockMs: 1_800_000, perTestTimeoutMs: 30_000 }); // CHECK_LIMITS
     const by = new Map(report.results.map((x) => [x.bugId, x]));
     for (const id of ['Calc-1', 'Calc-2', 'Calc-3']) expect(by.get(id), id).toMatchObject({ reproduced: true, reused: true, reasons: [] });
     expect(by.get('Calc-1')!.blameChecked).toBe(1);
@@ -107,6 +108,15 @@ describe('repairlab defects4j check', () => {
     expect(r.stdout).toMatch(/^Calc-3 +reproduces$/m);
     expect(r.stdout).toContain('Calc: 1/1 reproduce, 0 fail');
     expect(r.stderr).toContain('Calc: importing 1 bug(s)');
+  }, 300_000);
+
+  it('--per-test-timeout sets the limit of each test in the suite runs; a bad value is refused naming the flag', async () => {
+    const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1', '--out', out, '--json', '--per-test-timeout', '300', ...viaRunner()], home);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { limits: unknown }).limits).toEqual({ wallClockMs: 1_800_000, perTestTimeoutMs: 300_000 });
+    const bad = await cli(['defects4j', 'check', ...source(), '--bugs', '1', '--out', out, '--per-test-timeout', 'soon'], home);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--per-test-timeout soon: give a number of seconds greater than 0');
   }, 300_000);
 
   it('--history-only checks blame and leakage without a runner', async () => {

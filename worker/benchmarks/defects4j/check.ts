@@ -44,6 +44,8 @@ export interface CheckOptions {
   recordEnvFailures?: boolean;
   /** only steps 3 and 4 (blame, leakage): no validation, no runner */
   historyOnly?: boolean;
+  /** a test's time limit in the whole-suite runs (default CHECK_LIMITS.perTestTimeoutMs) */
+  perTestTimeoutMs?: number;
   engine: Engine;
   /** needed unless historyOnly */
   runner?: RunnerSettings;
@@ -78,6 +80,8 @@ export interface ProjectCheck {
   project: string;
   /** true when only blame and leakage were checked (reproduced then means: blame equals git and nothing leaks) */
   historyOnly: boolean;
+  /** the limits of each whole-suite run */
+  limits: { wallClockMs: number; perTestTimeoutMs: number };
   bugs: number;
   reproduced: number;
   failed: number;
@@ -137,7 +141,8 @@ const ALL = { mode: 'all' } as const;
 /**
  * Defects4J runs a suite without a time limit; the runner's defaults (2 min a validation, 10 s a test) stop the
  * suites of Math and the locale loops of Lang on a shared machine, so the check gives them room (a test is still
- * stopped at 30 s: with 120 s one Lang bug's check ran past 25 minutes, tests that hang each costing the whole limit).
+ * stopped at 30 s: with 120 s one Lang bug's check ran past 25 minutes, tests that hang each costing the whole limit;
+ * `--per-test-timeout` gives slow tests more — Lang's FastDateParser locale loops take ~2 minutes each here).
  */
 export const CHECK_LIMITS = { wallClockMs: 1_800_000, perTestTimeoutMs: 30_000 } as const;
 
@@ -168,6 +173,10 @@ function judgeFixed(fixed: ValidationResult, out: SuiteOutcome): void {
   }
   out.fixedFailing = fixed.failingTests;
   if (!fixed.plausible) out.reasons.push(`fix: ${fixed.failingTests.length ? `fails ${fixed.failingTests.join(', ')}` : `the suite did not complete (${fixed.stopped})`}`);
+}
+
+function checkLimits(options: CheckOptions): ProjectCheck['limits'] {
+  return { ...CHECK_LIMITS, ...(options.perTestTimeoutMs ? { perTestTimeoutMs: options.perTestTimeoutMs } : {}) };
 }
 
 /** Rounds of recording: a fix run stopped by the wall clock leaves tests unrun, whose failures the next round finds. */
@@ -210,14 +219,15 @@ async function checkBug(engine: Engine, options: CheckOptions, spec: BugSpec, gi
 async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec, out: BugCheck, suites: SuiteOutcome): Promise<BugSpec> {
   let bug = spec;
   const runner = options.runner;
+  const limits = checkLimits(options);
   try {
     if (!runner) throw new Error('no runner: validating needs one (or check history only)');
     if (!options.recordEnvFailures) {
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, CHECK_LIMITS), bug, false, suites);
-      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS), suites);
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, limits), bug, false, suites);
+      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits), suites);
     } else {
       // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
-      let fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS);
+      let fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
       const recorded: string[] = [];
       for (let round = 0; round < MAX_RECORDING_ROUNDS && fixed.compiled; round++) {
         const known = new Set((bug.layout.environmentExcludedTests ?? []).map((e) => e.test));
@@ -227,11 +237,11 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
         await saveSpec(engine, bug, options.outDir);
         recorded.push(...found.map((e) => e.test));
         options.log?.(`${bug.id}: ${found.length} test(s) fail on the fix in this environment; excluded (layout.environmentExcludedTests), running the fix again`);
-        fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, CHECK_LIMITS);
+        fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
       }
       if (recorded.length) out.environmentRecorded = recorded;
       out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, CHECK_LIMITS), bug, true, suites);
+      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, limits), bug, true, suites);
       judgeFixed(fixed, suites);
     }
     if (suites.unpatchedFailing) out.unpatchedFailing = suites.unpatchedFailing;
@@ -291,5 +301,5 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   results.sort((a, b) => order(a.bugId) - order(b.bugId));
   const reproduced = results.filter((r) => r.reproduced).length;
   const environmentExcluded = results.reduce((n, r) => n + r.environmentExcluded, 0);
-  return { project: options.project, historyOnly: !!options.historyOnly, bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
+  return { project: options.project, historyOnly: !!options.historyOnly, limits: checkLimits(options), bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
 }
