@@ -2,7 +2,8 @@
 // compile against `com.google.javascript.rhino.head.*`: build.xml's "rhino" target compiles lib/rhino/src into
 // js.jar and "rhino-jarjar" renames its packages with jarjar (rule `org.mozilla.javascript.** →
 // com.google.javascript.rhino.head.@1`). RepairLab runs no project build, so the importer does the renaming on the
-// sources: lib/rhino/src copied to RHINO_SOURCE_DIR with org/mozilla/javascript/** moved to
+// sources: Rhino's src/ (under the directory the "rhino" target builds: lib/rhino, or lib/rhino/src/mozilla/js/rhino
+// in the revisions that keep Rhino's CVS checkout) copied to RHINO_SOURCE_DIR with org/mozilla/javascript/** moved to
 // com/google/javascript/rhino/head/** and every `org.mozilla.javascript` / `org/mozilla/javascript` in the files
 // (package and import declarations, qualified names, the string constants jarjar rewrites: resource bundle names,
 // class names looked up by name) renamed the same way. The runner then compiles it with the project's sources; its
@@ -10,6 +11,7 @@
 // org.mozilla.classfile (Rhino's bytecode writer) keeps its name, as the jarjar rule leaves it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { Defects4jImportError } from './git.ts';
 
 /** Where the renamed sources go in the bug's tree (a build output: the name says so). */
 export const RHINO_SOURCE_DIR = 'build/rhino-jarjar-src';
@@ -19,28 +21,37 @@ const TO_DOTS = 'com.google.javascript.rhino.head';
 const FROM_PATH = 'org/mozilla/javascript';
 const TO_PATH = 'com/google/javascript/rhino/head';
 
-/** Whether a revision's build.xml compiles Rhino from lib/rhino (its "rhino" target). */
-export function buildsRhino(buildXml: string): boolean {
-  return /<target\s+name="rhino"/.test(buildXml);
+/**
+ * The directory build.xml's "rhino" target builds Rhino in (`<ant dir="lib/rhino/" target="jar">`), or undefined when
+ * the revision has no such target.
+ */
+export function rhinoBuildDir(buildXml: string): string | undefined {
+  const target = /<target\s+name="rhino"[^>]*>([\s\S]*?)<\/target>/.exec(buildXml);
+  if (!target) return undefined;
+  return (/<ant\b[^>]*\bdir="([^"]+)"/.exec(target[1]!)?.[1] ?? 'lib/rhino').replace(/\/+$/, '');
 }
 
 function files(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...files(path));
+    if (entry.isDirectory()) {
+      if (entry.name !== 'CVS') out.push(...files(path)); // CVS bookkeeping of the checkout, not Rhino
+    }
     else out.push(path);
   }
   return out;
 }
 
 /**
- * Writes the renamed Rhino sources under `<tree>/RHINO_SOURCE_DIR`; returns how many files it wrote. Only the
- * package trees under lib/rhino/src (org/**) are taken: the build files beside them are not sources.
+ * Writes the renamed Rhino sources of `<tree>/<buildDir>/src` under `<tree>/RHINO_SOURCE_DIR`; returns how many files
+ * it wrote. Only the package trees (org/**) are taken: the build files beside them are not sources.
  */
-export function renameRhinoSources(tree: string): number {
-  const src = join(tree, 'lib', 'rhino', 'src');
-  if (!existsSync(join(src, ...FROM_PATH.split('/')))) throw new Error(`lib/rhino/src/${FROM_PATH} is missing: nothing to rename`);
+export function renameRhinoSources(tree: string, buildDir: string, input?: string): number {
+  const src = join(tree, ...buildDir.split('/'), 'src');
+  if (!existsSync(join(src, ...FROM_PATH.split('/')))) {
+    throw new Defects4jImportError(`build.xml's "rhino" target builds ${buildDir}, but ${buildDir}/src/${FROM_PATH} is missing: no Rhino sources to rename`, input);
+  }
   let written = 0;
   for (const file of files(join(src, 'org'))) {
     const rel = relative(src, file).split('\\').join('/');

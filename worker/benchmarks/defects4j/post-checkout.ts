@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
 import { sourceEncoding, type JavaLevels } from './build-env.ts';
-import { buildsRhino, renameRhinoSources, RHINO_SOURCE_DIR } from './closure-rhino.ts';
+import { renameRhinoSources, rhinoBuildDir, RHINO_SOURCE_DIR } from './closure-rhino.ts';
 import { Defects4jImportError, git } from './git.ts';
 
 /** A bug Defects4J can build but RepairLab cannot: reported as refused, with the reason, instead of imported. */
@@ -199,10 +199,11 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
     // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
     const buildXml = join(ctx.dir, 'build.xml');
-    if (existsSync(buildXml) && buildsRhino(readFileSync(buildXml, 'utf8'))) {
-      const written = renameRhinoSources(ctx.dir);
+    const rhinoDir = existsSync(buildXml) ? rhinoBuildDir(readFileSync(buildXml, 'utf8')) : undefined;
+    if (rhinoDir) {
+      const written = renameRhinoSources(ctx.dir, rhinoDir, `${ctx.revision}:build.xml`);
       r.sourceDirs.push(RHINO_SOURCE_DIR);
-      r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: lib/rhino/src (${written} files) renamed org.mozilla.javascript → com.google.javascript.rhino.head into ${RHINO_SOURCE_DIR}, a source directory`);
+      r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: ${rhinoDir}/src (${written} files) renamed org.mozilla.javascript → com.google.javascript.rhino.head into ${RHINO_SOURCE_DIR}, a source directory`);
     }
     // _post_checkout inserts ant.build.javac.source/target 1.6 unless build.xml sets them (`@Override` on interface methods needs 1.6)
     const setLevel = existsSync(buildXml) ? /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(readFileSync(buildXml, 'utf8'))?.[1] : undefined;
