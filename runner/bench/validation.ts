@@ -210,7 +210,12 @@ export async function benchValidation(opts: { bugId?: string; subject?: BenchSub
       const [c, coldResult] = await timed(() => run(withMarker(subject.fix, `cold round ${r}`), 'cold'));
       const [w, warmResult] = await timed(() => run(withMarker(subject.fix, `warm round ${r}`), 'warm'));
       if (!coldResult.plausible || !warmResult.plausible || warmResult.path !== 'warm' || coldResult.path !== 'cold') {
-        throw new Error(`benchmark fix did not validate as expected (cold plausible=${coldResult.plausible}, warm plausible=${warmResult.plausible}, path=${warmResult.path})`);
+        const why = (r: typeof coldResult) =>
+          `plausible=${r.plausible}, path=${r.path}${r.compiled ? '' : ', does not compile'}${r.failingTests.length ? `, fails ${r.failingTests.slice(0, 5).join(', ')}${r.failingTests.length > 5 ? ` and ${r.failingTests.length - 5} more` : ''}` : ''}${r.stopped !== 'none' ? `, stopped: ${r.stopped}` : ''}`;
+        throw new Error(
+          `benchmark fix of ${subject.id} did not validate as expected (cold: ${why(coldResult)}; warm: ${why(warmResult)}); ` +
+            'a bench measures a fix that passes: check the bug first with `repairlab validate <bug> --patch ground-truth --tests all`',
+        );
       }
       const overlays = variantsOf(subject, base, `variants round ${r}`);
       const [v, results] = await timed(() => runBatch(overlays));
@@ -245,7 +250,10 @@ export async function benchValidation(opts: { bugId?: string; subject?: BenchSub
     };
   } finally {
     await runner.close();
-    await rm(dataDir, { recursive: true, force: true });
-    await subject.cleanup();
+    // a worker JVM that is still going away can leave a file behind for a moment (ENOTEMPTY): retry, and never let
+    // the clean-up of a temporary directory throw away a measurement that took minutes
+    for (const clean of [() => rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }), subject.cleanup]) {
+      await clean().catch((e: Error) => console.error(`warning: could not remove a temporary directory of the bench: ${e.message}`));
+    }
   }
 }

@@ -56,6 +56,13 @@ describe('Defects4J bugs on JDK 17', () => {
     expect(r.code).toBe(1);
   });
 
+  it('bench validation of a bug whose fix fails here says which tests fail and how to look (before any exclusion is recorded)', async () => {
+    const r = await cli(['bench', 'validation', '--bug', 'Calc-7', '--rounds', '1'], home);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`benchmark fix of Calc-7 did not validate as expected (cold: plausible=false, path=cold, fails ${JAVA_VERSION_TEST}`);
+    expect(r.stderr).toContain('repairlab validate <bug> --patch ground-truth --tests all');
+  }, 300_000);
+
   it('--record-env-failures excludes the fix\'s environment failures, apart from Defects4J\'s, and checks again', async () => {
     const r = await check(['--json', '--record-env-failures']);
     const report = JSON.parse(r.stdout) as Report;
