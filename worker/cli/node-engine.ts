@@ -14,7 +14,19 @@ export function repairlabHome(): string {
 /** Loaded on first use: `repairlab --help` and commands that need no engine start without it (~0.3 s of modules). */
 export async function createNodeEngine(): Promise<Engine> {
   const [{ Engine }, { createNodePlatform }] = await Promise.all([import('../engine.ts'), import('../platform/node.ts')]);
+  await allowLongAnswers();
   return new Engine(createNodePlatform({ root: repairlabHome() }));
+}
+
+/**
+ * Node's fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout): a runner validating a
+ * whole Defects4J suite (Lang with `--per-test-timeout 300`, Math) answers later than that, and the CLI reported the
+ * runner as gone. The runner's answer is bounded by the validation's own wall clock, and a model call by the SDK's
+ * timeout, so the CLI's fetch waits as long as they allow. (The browser's fetch has no such limit.)
+ */
+export async function allowLongAnswers(): Promise<void> {
+  const { Agent, setGlobalDispatcher } = await import('undici');
+  setGlobalDispatcher(new Agent({ headersTimeout: 0, bodyTimeout: 0 }));
 }
 
 export interface RunnerFlags {
