@@ -242,8 +242,18 @@ export async function historyContext(
   if (!HISTORY_HEURISTICS.includes(heuristic)) {
     throw new Error(`Unknown history heuristic ${JSON.stringify(heuristic)}: use one of ${HISTORY_HEURISTICS.join(', ')}.`);
   }
-  const settings = { ...DEFAULT_HEURISTIC_SETTINGS, ...options.settings };
-  const extraction = await extractHistory(session, bug, options);
+  return renderHistoryContext(session, bug, heuristic, await extractHistory(session, bug, options), options.settings);
+}
+
+/** One heuristic's section from an extraction already made (several heuristics over one blame: no blame again). */
+export async function renderHistoryContext(
+  session: RepoSession,
+  bug: BugSpec,
+  heuristic: HistoryHeuristic,
+  extraction: HistoryExtraction,
+  overrides: Partial<HeuristicSettings> = {},
+): Promise<HistoryContext> {
+  const settings = { ...DEFAULT_HEURISTIC_SETTINGS, ...overrides };
   if (!extraction.primary) return { heuristic, extraction, text: '', emptyReason: emptyReason(extraction, heuristic) };
   let body = '';
   let header = historyHeader(extraction);

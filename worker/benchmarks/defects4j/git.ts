@@ -57,6 +57,21 @@ export function git(args: string[], opts: GitOptions = {}): string {
   }
 }
 
+/**
+ * A git command whose exit status is the answer: true on 0, false on 1 (`git grep` that matched nothing), an error
+ * otherwise.
+ */
+export function gitMatches(args: string[], opts: GitOptions = {}): boolean {
+  const full = [...PINNED, ...(opts.gitDir ? ['--git-dir', opts.gitDir] : []), ...args];
+  try {
+    execFileSync('git', full, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: ['ignore', 'ignore', 'pipe'] });
+    return true;
+  } catch (error) {
+    if ((error as { status?: number }).status === 1) return false;
+    throw failure(args, error);
+  }
+}
+
 export function resolveGitDir(projectRepo: string): string {
   if (!existsSync(projectRepo)) throw new Defects4jImportError(`--project-repo ${projectRepo} does not exist`, projectRepo);
   try {

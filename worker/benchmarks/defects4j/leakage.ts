@@ -10,16 +10,18 @@
 //     lines that live in other files);
 //   - the reconstructed buggy commit or the fixed commit, by oid.
 // Node only (runs git on the project's repository).
-import { execFileSync } from 'node:child_process';
 import type { Engine } from '../../engine.ts';
 import type { BugSpec } from '../../contracts/bug.ts';
 import type { Validator } from '../../contracts/tools.ts';
 import { toPublicBug } from '../../contracts/bug.ts';
 import { extractHistory, type ExtractorOptions } from '../../history/extractor.ts';
-import { HISTORY_HEURISTICS, historyContext } from '../../history/heuristics.ts';
+import { HISTORY_HEURISTICS, renderHistoryContext } from '../../history/heuristics.ts';
+import type { RepoSession } from '../../repo/session.ts';
 import { openWorkspace } from '../../repo/workspace.ts';
+import type { Workspace } from '../../contracts/workspace.ts';
+import { filePath, parseUnifiedDiff } from '../unified-diff.ts';
 import { runBash } from '../../tools/hafixagent/bash.ts';
-import { git } from './git.ts';
+import { git, gitMatches } from './git.ts';
 
 export interface LeakageCheck {
   /** lines only the fix has (what was looked for) */
@@ -40,36 +42,9 @@ const notValidating: Validator = { validate: () => Promise.reject(new Error('his
 /** A line worth looking for: long enough and with a letter or digit (not `}` or `return;`). */
 const meaningful = (line: string) => line.length >= 8 && /[A-Za-z0-9]/.test(line);
 
-/** `git grep` in the tree at `revision`: does any file contain `text`? (exit 1 means no match, not failure) */
-function treeContains(gitDir: string, revision: string, text: string): boolean {
-  try {
-    execFileSync('git', ['--git-dir', gitDir, 'grep', '-q', '-F', '-e', text, revision, '--'], {
-      stdio: 'ignore',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' },
-    });
-    return true;
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return false;
-    throw new Error(`git grep -F -e ${JSON.stringify(text)} ${revision} failed in ${gitDir}: ${(error as Error).message}`);
-  }
-}
-
-/** Paths and added lines of a unified diff (trimmed). */
-function patchAdditions(patch: string): { files: string[]; added: string[] } {
-  const files = new Set<string>();
-  const added: string[] = [];
-  for (const line of patch.split('\n')) {
-    if (line.startsWith('+++ ') || line.startsWith('--- ')) {
-      const path = line.slice(4).replace(/^[ab]\//, '').trim();
-      if (path !== '/dev/null') files.add(path);
-    } else if (line.startsWith('+')) added.push(line.slice(1).trim());
-  }
-  return { files: [...files], added };
-}
-
 /** Does `line` occur anywhere in the tree at `revision` or in a change before it (git grep, then the pickaxe)? */
 function occursInProject(gitDir: string, revision: string, line: string): boolean {
-  return treeContains(gitDir, revision, line) || git(['log', '-n', '1', '--format=%H', `-S${line}`, revision], { gitDir }).trim() !== '';
+  return gitMatches(['grep', '-q', '-F', '-e', line, revision, '--'], { gitDir }) || git(['log', '-n', '1', '--format=%H', `-S${line}`, revision], { gitDir }).trim() !== '';
 }
 
 /**
@@ -77,27 +52,24 @@ function occursInProject(gitDir: string, revision: string, line: string): boolea
  * to the original revision has. Cheap; a line found in a section is confirmed against the whole project
  * (occursInProject) before it counts as a leak.
  */
-export async function fixOnlyLines(engine: Engine, bug: BugSpec, gitDir: string, originalRevision: string): Promise<string[]> {
-  const patch = bug.groundTruth.patch;
-  if (!patch) return [];
-  const { files, added } = patchAdditions(patch);
-  const session = await engine.ensureRepository(bug);
-  const workspace = await openWorkspace(session, bug.buggyCommit);
+async function fixOnlyLines(bug: BugSpec, workspace: Workspace, gitDir: string, originalRevision: string): Promise<string[]> {
+  const files = parseUnifiedDiff(bug.groundTruth.patch ?? '');
+  const paths = files.map(filePath);
   const known = new Set<string>();
-  for (const file of files) {
-    if (await workspace.exists(file)) for (const l of (await workspace.read(file)).split('\n')) known.add(l.trim());
+  for (const path of paths) {
+    if (await workspace.exists(path)) for (const l of (await workspace.read(path)).split('\n')) known.add(l.trim());
   }
   // the files as they were at the original revision (a file the fix adds has no history)
-  const existing = git(['ls-tree', '-r', '--name-only', originalRevision, '--', ...files], { gitDir }).split('\n').filter(Boolean);
+  const existing = paths.length ? git(['ls-tree', '-r', '--name-only', originalRevision, '--', ...paths], { gitDir }).split('\n').filter(Boolean) : [];
   if (existing.length) {
     for (const l of git(['log', '-p', '--format=', originalRevision, '--', ...existing], { gitDir }).split('\n')) known.add(l.slice(1).trim());
   }
+  const added = files.flatMap((f) => f.lines.filter((l) => l.kind === 'add').map((l) => l.text.trim()));
   return [...new Set(added.filter((l) => meaningful(l) && !known.has(l)))];
 }
 
-/** Every history section a run of `bug` can be given, with the commits it was built from. */
-async function historySections(engine: Engine, bug: BugSpec): Promise<{ label: string; text: string; commits: string[] }[]> {
-  const session = await engine.ensureRepository(bug);
+/** Every history section a run of `bug` can be given, with the commits it was built from (one blame per selection). */
+async function historySections(session: RepoSession, bug: BugSpec): Promise<{ label: string; text: string; commits: string[] }[]> {
   const { candidates } = await extractHistory(session, bug, { mode: 'code' });
   const paperCommits = (await extractHistory(session, bug, { mode: 'paper' })).commits;
   const selections: { label: string; options: ExtractorOptions }[] = [
@@ -107,10 +79,11 @@ async function historySections(engine: Engine, bug: BugSpec): Promise<{ label: s
     ...paperCommits.map((_, i) => ({ label: `paper/commit #${i}`, options: { mode: 'paper' as const, judge: async () => i } })),
   ];
   const out: { label: string; text: string; commits: string[] }[] = [];
-  for (const heuristic of HISTORY_HEURISTICS) {
-    for (const { label, options } of selections) {
-      const context = await historyContext(session, bug, heuristic, options);
-      out.push({ label: `${heuristic} ${label}`, text: context.text, commits: context.extraction.commits.map((c) => c.oid) });
+  for (const { label, options } of selections) {
+    const extraction = await extractHistory(session, bug, options);
+    const commits = extraction.commits.map((c) => c.oid);
+    for (const heuristic of HISTORY_HEURISTICS) {
+      out.push({ label: `${heuristic} ${label}`, text: (await renderHistoryContext(session, bug, heuristic, extraction)).text, commits });
     }
   }
   return out;
@@ -121,7 +94,9 @@ async function historySections(engine: Engine, bug: BugSpec): Promise<{ label: s
  * project's buggy revision in `gitDir` (default: the spec's historyCommit).
  */
 export async function checkLeakage(engine: Engine, bug: BugSpec, gitDir: string, originalRevision = bug.historyCommit ?? bug.buggyCommit): Promise<LeakageCheck> {
-  const fixOnly = await fixOnlyLines(engine, bug, gitDir, originalRevision);
+  const session = await engine.ensureRepository(bug);
+  const workspace = await openWorkspace(session, bug.buggyCommit);
+  const fixOnly = await fixOnlyLines(bug, workspace, gitDir, originalRevision);
   // the synthetic commits: the reconstructed buggy version (unless it is the original revision) and the fixed commit
   const synthetic = [bug.buggyCommit !== originalRevision ? bug.buggyCommit : undefined, bug.groundTruth.fixedCommit].filter((oid): oid is string => !!oid);
   const leaks: string[] = [];
@@ -136,14 +111,14 @@ export async function checkLeakage(engine: Engine, bug: BugSpec, gitDir: string,
       if (commits.includes(oid) || text.includes(oid.slice(0, 7))) leaks.push(`${label} names the synthetic commit ${oid.slice(0, 12)}`);
     }
   };
-  const sections = await historySections(engine, bug);
+  const sections = await historySections(session, bug);
   for (const s of sections) look(`history ${s.label}`, s.text, s.commits);
   look('bug report', `${bug.report.title}\n${bug.report.body}`);
-  const session = await engine.ensureRepository(bug);
-  const ctx = { workspace: await openWorkspace(session, bug.buggyCommit), bug: toPublicBug(bug), validator: notValidating, settings: {} };
+  const ctx = { workspace, bug: toPublicBug(bug), validator: notValidating, settings: {} };
   for (const command of HISTORY_COMMANDS) {
     const outcome = await runBash(command, ctx);
     look(`bash \`${command}\``, `${outcome.stdout}\n${outcome.stderr}`);
   }
-  return { fixOnlyLines: fixOnly.filter((l) => !confirmed.has(l) || confirmed.get(l)).length, looked: sections.length + 1 + HISTORY_COMMANDS.length, nonEmptySections: sections.filter((s) => s.text).length, leaks };
+  // lines found in a section and then found elsewhere in the project were not the fix's alone
+  return { fixOnlyLines: fixOnly.filter((l) => confirmed.get(l) !== false).length, looked: sections.length + 1 + HISTORY_COMMANDS.length, nonEmptySections: sections.filter((s) => s.text).length, leaks };
 }
