@@ -124,6 +124,11 @@ describe('repairlab defects4j check', () => {
     expect(r.code, r.stderr).toBe(0); // the unreachable runner is never asked
     expect(r.stdout).toMatch(/^Calc-3 +passes \(reused\)$/m);
     expect(r.stdout).toContain('Calc (history only: blame and leakage): 3/3 pass, 0 fail');
+    // an id that is not an active bug is that id's failure, not the end of the check
+    const some = await cli(['defects4j', 'check', ...source(), '--bugs', '3,9', '--out', out, '--history-only'], home);
+    expect(some.code, some.stderr).toBe(1);
+    expect(some.stdout).toMatch(/^Calc-3 +passes \(reused\)$/m);
+    expect(some.stdout).toMatch(/^Calc-9 +FAILS\n +- import: 9 is not an active bug of Calc \(deprecated or unknown; input at fault: .*active-bugs\.csv\)$/m);
   }, 300_000);
 });
 

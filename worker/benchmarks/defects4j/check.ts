@@ -257,7 +257,13 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   const log = options.log ?? (() => undefined);
   const gitDir = resolveGitDir(options.projectRepo);
   const active = readActiveBugs(join(options.d4jDir, 'framework', 'projects', options.project));
-  const wanted = options.bugs ? parseBugList(options.bugs) : active.map((b) => b.id);
+  const activeCsv = join(options.d4jDir, 'framework', 'projects', options.project, 'active-bugs.csv');
+  const listed = options.bugs ? parseBugList(options.bugs) : active.map((b) => b.id);
+  // an id Defects4J does not list (deprecated or unknown) is that id's failure, not the end of the check
+  const wanted = listed.filter((id) => active.some((b) => b.id === id));
+  const inactive: BugCheck[] = listed
+    .filter((id) => !wanted.includes(id))
+    .map((id) => ({ bugId: `${options.project}-${id}`, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${id} is not an active bug of ${options.project} (deprecated or unknown; input at fault: ${activeCsv})`] }));
   const catalogue = new Map((await options.engine.catalog.bugs()).map((b) => [b.id, b]));
   // reuse a registered bug only when it was imported from the same original revision (and its repository is stored)
   const reusable = new Map<number, BugSpec>();
@@ -269,7 +275,7 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     }
   }
   const toImport = wanted.filter((id) => !reusable.has(id));
-  const results: BugCheck[] = [];
+  const results: BugCheck[] = [...inactive];
   const specs: { spec: BugSpec; reused: boolean }[] = [...reusable.values()].map((spec) => ({ spec, reused: true }));
   if (toImport.length) {
     log(`${options.project}: importing ${toImport.length} bug(s)`);
