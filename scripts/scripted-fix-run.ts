@@ -19,7 +19,7 @@ const { positionals, values } = parseArgs({
   options: { variant: { type: 'string', default: 'fl_diff' }, out: { type: 'string' }, runner: { type: 'string' }, token: { type: 'string' } },
 });
 const bugId = positionals[0];
-if (!bugId) throw new Error('usage: scripted-fix-run.ts <bug> [--variant fl_diff|fn_pair|fn_all|no-history] [--out file] [--runner URL --token T]');
+if (!bugId) throw new Error('usage: scripted-fix-run.ts <bug> [--variant fl_diff|fn_pair|fn_all|non-history] [--out file] [--runner URL --token T]');
 const out = values.out ?? `${bugId}.hafix.trajectory.json`;
 
 const engine = await createNodeEngine();
@@ -50,7 +50,8 @@ const model = await startCassetteServer({ replies, port: 0 });
 try {
   const cliPath = fileURLToPath(new URL('../bin/repairlab.mjs', import.meta.url));
   const args = [cliPath, 'run', bugId, '--preset', 'hafixagent', '--llm', 'openai:scripted', '--base-url', model.baseURL];
-  if (values.variant !== 'no-history') args.push('--variant', values.variant);
+  // non-history is the preset's default (no variant)
+  if (values.variant !== 'non-history') args.push('--variant', values.variant);
   args.push('--overrides', '{"budgets":{"unknownPrice":"ignore"}}', '--out', out);
   if (values.runner) args.push('--runner', values.runner, ...(values.token ? ['--token', values.token] : []));
   const code = await new Promise<number>((resolve) => {

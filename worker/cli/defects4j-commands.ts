@@ -1,7 +1,7 @@
 // `repairlab defects4j …`: commands over Defects4J checkouts. `check` imports (or reuses) and validates bugs through a
 // runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
 import type { Command } from 'commander';
-import { print } from './flags.ts';
+import { print, wholeNumber } from './flags.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 
 export function registerDefects4jCommands(program: Command): void {
@@ -26,7 +26,7 @@ export function registerDefects4jCommands(program: Command): void {
       "record the tests that fail on the developer fix in this environment (not trigger tests) in the bug's spec as " +
         'layout.environmentExcludedTests, with their failure as the reason, and check again (the buggy version must then fail at least the trigger tests)',
     )
-    .option('--per-test-timeout <seconds>', "a test's time limit in the whole-suite runs (default 30; Defects4J sets none)")
+    .option('--per-test-timeout <seconds>', "a test's time limit in the whole-suite runs, whole seconds (default 30; Defects4J sets none)")
     .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
@@ -34,10 +34,7 @@ export function registerDefects4jCommands(program: Command): void {
     .action(
       async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
-        const perTestTimeout = opts.perTestTimeout === undefined ? undefined : Number(opts.perTestTimeout);
-        if (perTestTimeout !== undefined && !(Number.isFinite(perTestTimeout) && perTestTimeout > 0)) {
-          throw new Error(`--per-test-timeout ${opts.perTestTimeout}: give a number of seconds greater than 0, e.g. --per-test-timeout 300`);
-        }
+        const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
         const engine = await createNodeEngine();
@@ -53,7 +50,7 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.reimport ? { reimport: true } : {}),
             ...(opts.recordEnvFailures ? { recordEnvFailures: true } : {}),
             ...(opts.historyOnly ? { historyOnly: true } : {}),
-            ...(perTestTimeout ? { perTestTimeoutMs: Math.max(1, Math.round(perTestTimeout * 1000)) } : {}),
+            ...(perTestTimeout ? { perTestTimeoutMs: perTestTimeout * 1000 } : {}),
             ...(runner ? { runner } : {}),
             log: opts.json ? undefined : (m) => console.error(m),
           });

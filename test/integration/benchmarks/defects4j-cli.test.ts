@@ -116,7 +116,7 @@ describe('repairlab defects4j check', () => {
     expect((JSON.parse(r.stdout) as { limits: unknown }).limits).toEqual({ wallClockMs: 1_800_000, perTestTimeoutMs: 300_000 });
     const bad = await cli(['defects4j', 'check', ...source(), '--bugs', '1', '--out', out, '--per-test-timeout', 'soon'], home);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('--per-test-timeout soon: give a number of seconds greater than 0');
+    expect(bad.stderr).toContain('--per-test-timeout soon: give a whole number ≥ 1.');
   }, 300_000);
 
   it('--history-only checks blame and leakage without a runner', async () => {

@@ -21,8 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * passes as -Drepairlab.coverage.path), not on the class path, where they would shadow the project's own ASM.
  */
 final class Coverage implements TestSession.TestHooks {
-  /** JacocoProbes: one JaCoCo runtime per JVM */
-  private static Object probes;
+  /** JacocoProbes' methods, bound to the one JaCoCo runtime of this JVM (null until a coverage run starts it) */
   private static MethodHandle instrument;
   private static MethodHandle reset;
   private static MethodHandle covered;
@@ -37,7 +36,7 @@ final class Coverage implements TestSession.TestHooks {
     this.programClasses = projectClasses;
     this.sourceDirs = sourceDirs;
     synchronized (Coverage.class) {
-      if (probes == null) {
+      if (instrument == null) {
         try {
           String path = System.getProperty("repairlab.coverage.path", "");
           List<URL> urls = new ArrayList<>();
@@ -45,11 +44,11 @@ final class Coverage implements TestSession.TestHooks {
           ClassLoader loader = new URLClassLoader("repairlab-coverage", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
           Class<?> type = Class.forName("repairlab.coverage.JacocoProbes", true, loader);
           MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-          Object made = type.getConstructor().newInstance();
-          instrument = lookup.findVirtual(type, "instrument", MethodType.methodType(byte[].class, byte[].class, String.class)).bindTo(made);
-          reset = lookup.findVirtual(type, "reset", MethodType.methodType(void.class)).bindTo(made);
-          covered = lookup.findVirtual(type, "covered", MethodType.methodType(Map.class, Map.class)).bindTo(made);
-          probes = made;
+          Object probes = type.getConstructor().newInstance();
+          reset = lookup.findVirtual(type, "reset", MethodType.methodType(void.class)).bindTo(probes);
+          covered = lookup.findVirtual(type, "covered", MethodType.methodType(Map.class, Map.class)).bindTo(probes);
+          // set last: it marks the runtime as started
+          instrument = lookup.findVirtual(type, "instrument", MethodType.methodType(byte[].class, byte[].class, String.class)).bindTo(probes);
         } catch (Exception e) {
           throw new IllegalStateException("JaCoCo runtime failed to start (repairlab.coverage.path=" + System.getProperty("repairlab.coverage.path") + "): " + e, e);
         }
