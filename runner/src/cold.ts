@@ -8,7 +8,7 @@ import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
 import { parseJavacOutput } from './diagnostics.ts';
-import { ECJ_JAR, harnessLaunch, runtimeJars } from './java-env.ts';
+import { ECJ_JAR, harnessLaunch, projectJars } from './java-env.ts';
 import { nodeEncoding, projectSettings, type ProjectSettings } from './project-settings.ts';
 import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
@@ -153,7 +153,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       {
         argv: [
           'java', ...jvmFlags(ctx.jvm), '-XX:TieredStopAtLevel=1', ...settings.jvmOptions,
-          ...harnessLaunch(ctx.harnessDir, [...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['run', requestFile]),
+          ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['run', requestFile]),
         ],
         binds,
         cwd: project,

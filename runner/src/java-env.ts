@@ -60,7 +60,7 @@ export const KNOWN_JARS: Record<string, string[]> = {
 
 const COVERAGE_JARS = KNOWN_JARS.jacoco!;
 
-/** Jars on the harness JVM's class path (and on javac's) for a project. */
+/** The runner's jars on the harness JVM's class path (before the layout's own; coverage is loaded apart: harnessLaunch) and on javac's. */
 export function projectJars(junit: JUnitVersion, extra: string[]): string[] {
   const jars = [...KNOWN_JARS.junit4!, ...KNOWN_JARS.hamcrest!];
   if (junit === 'junit5') jars.unshift(...KNOWN_JARS.junit5!);
@@ -70,11 +70,6 @@ export function projectJars(junit: JUnitVersion, extra: string[]): string[] {
     jars.push(...known);
   }
   return [...new Set(jars)];
-}
-
-/** The test JVM's class path before the layout's own jars (coverage is loaded apart: harnessLaunch). */
-export function runtimeJars(junit: JUnitVersion, extra: string[]): string[] {
-  return projectJars(junit, extra);
 }
 
 export function missingJars(): string[] {

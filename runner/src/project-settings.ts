@@ -23,7 +23,7 @@ export interface ProjectSettings {
    * the compile class path (absolute jar paths): the uploaded ones (in layout order), then the named ones. The
    * project's own jars come first, as in its build: Mockito's sources implement hamcrest 1.1's Matcher, which the
    * runner's hamcrest 1.3 would shadow. At run time the runner's JUnit and hamcrest come first instead (the JVM's
-   * -cp: runtimeJars, then uploadedJars), as Defects4J runs tests with junit-4.12-hamcrest-1.3 first.
+   * -cp: projectJars, then uploadedJars), as Defects4J runs tests with junit-4.12-hamcrest-1.3 first.
    */
   jars: string[];
   /** uploaded jar files, bound read-only into the sandbox */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { jvmFlags, workDir, type RunnerContext } from './context.ts';
-import { ECJ_JAR, harnessLaunch, runtimeJars } from './java-env.ts';
+import { ECJ_JAR, harnessLaunch, projectJars } from './java-env.ts';
 import { projectSettings } from './project-settings.ts';
 import { killTree, newKey, ProtocolReader } from './proc.ts';
 import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
@@ -98,7 +98,7 @@ export class WarmWorker {
         // large young generation cost measurably less CPU per validation, which is what parallel variants need
         '-XX:TieredStopAtLevel=1', `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
         ...settings.jvmOptions,
-        ...harnessLaunch(ctx.harnessDir, [...runtimeJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['serve', path.join(dir, 'config.txt')]),
+        ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['serve', path.join(dir, 'config.txt')]),
       ],
       binds: [
         { path: treeDir, writable: false },
