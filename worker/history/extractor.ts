@@ -124,18 +124,20 @@ export function blamelessFallbackLine(kinds: LineKind[], after: number, window =
   return lines.find((l) => kinds[l - 1] === 'executable') ?? lines.find((l) => kinds[l - 1] === 'structural');
 }
 
-async function fileLines(session: RepoSession, commit: string, path: string): Promise<string> {
-  const bytes = await session.readFileAt(commit, path);
-  if (!bytes) throw new HistoryError(`Fault-localization file ${path} does not exist at the buggy commit ${commit.slice(0, 12)}: the bug spec is inconsistent with its repository.`);
-  return decoder.decode(bytes);
-}
-
 /** Lines to blame for a bug: modified/deleted FL lines, or (none of those) the blameless fallback lines. */
 export async function blameCandidates(session: RepoSession, bug: BugSpec, options: ExtractorOptions = {}): Promise<{ blameable: boolean; candidates: BlameTarget[] }> {
-  const sources = new Map<string, string[]>();
+  // each fault-localization file's lines at the buggy commit (null: the file is not there), read once
+  const sources = new Map<string, string[] | null>();
+  const linesOf = async (file: string): Promise<string[] | null> => {
+    if (!sources.has(file)) {
+      const bytes = await session.readFileAt(bug.buggyCommit, file);
+      sources.set(file, bytes ? decoder.decode(bytes).split('\n') : null);
+    }
+    return sources.get(file)!;
+  };
   const textOf = async (file: string) => {
-    let lines = sources.get(file);
-    if (!lines) sources.set(file, (lines = (await fileLines(session, bug.buggyCommit, file)).split('\n')));
+    const lines = await linesOf(file);
+    if (!lines) throw new HistoryError(`Fault-localization file ${file} does not exist at the buggy commit ${bug.buggyCommit.slice(0, 12)}: the bug spec is inconsistent with its repository.`);
     return lines;
   };
   const direct: BlameTarget[] = [];
@@ -154,8 +156,8 @@ export async function blameCandidates(session: RepoSession, bug: BugSpec, option
   for (const fault of bug.faultLocalization) {
     // an insertion into a file the fix creates (fault localization points at its would-be first line): no buggy
     // line, nothing to blame
-    if (!sources.has(fault.file) && !(await session.readFileAt(bug.buggyCommit, fault.file))) continue;
-    const lines = await textOf(fault.file);
+    const lines = await linesOf(fault.file);
+    if (!lines) continue;
     const kinds = classify(lines.join('\n'));
     for (const after of fault.lines) {
       const line = blamelessFallbackLine(kinds, after, options.blamelessWindow ?? 5);

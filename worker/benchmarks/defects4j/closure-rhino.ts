@@ -9,8 +9,9 @@
 // class names looked up by name) renamed the same way. The runner then compiles it with the project's sources; its
 // resource files (Messages.properties) sit beside the code, which makes the directory a resource folder too.
 // org.mozilla.classfile (Rhino's bytecode writer) keeps its name, as the jarjar rule leaves it.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { filesUnder } from './files.ts';
 import { Defects4jImportError } from './git.ts';
 
 /** Where the renamed sources go in the bug's tree (a build output: the name says so). */
@@ -31,18 +32,6 @@ export function rhinoBuildDir(buildXml: string): string | undefined {
   return (/<ant\b[^>]*\bdir="([^"]+)"/.exec(target[1]!)?.[1] ?? 'lib/rhino').replace(/\/+$/, '');
 }
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'CVS') out.push(...files(path)); // CVS bookkeeping of the checkout, not Rhino
-    }
-    else out.push(path);
-  }
-  return out;
-}
-
 /**
  * Writes the renamed Rhino sources of `<tree>/<buildDir>/src` under `<tree>/RHINO_SOURCE_DIR`; returns how many files
  * it wrote. Only the package trees (org/**) are taken: the build files beside them are not sources.
@@ -53,8 +42,9 @@ export function renameRhinoSources(tree: string, buildDir: string, input?: strin
     throw new Defects4jImportError(`build.xml's "rhino" target builds ${buildDir}, but ${buildDir}/src/${FROM_PATH} is missing: no Rhino sources to rename`, input);
   }
   let written = 0;
-  for (const file of files(join(src, 'org'))) {
+  for (const file of filesUnder(join(src, 'org'))) {
     const rel = relative(src, file).split('\\').join('/');
+    if (rel.split('/').includes('CVS')) continue; // the CVS checkout's bookkeeping, not Rhino
     const target = rel.startsWith(`${FROM_PATH}/`) ? `${TO_PATH}/${rel.slice(FROM_PATH.length + 1)}` : rel;
     const bytes = readFileSync(file);
     const text = /\.(java|properties)$/.test(rel) ? bytes.toString('latin1') : undefined;

@@ -14,11 +14,12 @@
 // What needs the project's own build (a PackageVersion.java that Defects4J does not ship, a byte-buddy version it
 // does not ship) is refused: `Defects4jRefusal`, with the reason.
 // Build-file edits (source/target 1.6, dead URLs, gradle wrappers) are not ported: RepairLab does not run those builds.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
 import { sourceEncoding, type JavaLevels } from './build-env.ts';
 import { renameRhinoSources, rhinoBuildDir, RHINO_SOURCE_DIR } from './closure-rhino.ts';
+import { filesUnder } from './files.ts';
 import { Defects4jImportError, git } from './git.ts';
 
 /** A bug Defects4J can build but RepairLab cannot: reported as refused, with the reason, instead of imported. */
@@ -422,14 +423,3 @@ function treeJars(dir: string): TreeJar[] {
   return mergeJars([], found);
 }
 
-/** Every file under `dir`, sorted, depth first. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) out.push(...filesUnder(path));
-    else if (stat?.isFile()) out.push(path);
-  }
-  return out;
-}
