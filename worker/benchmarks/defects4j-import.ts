@@ -32,7 +32,8 @@ import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
 import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
-import { commitTree, Defects4jImportError, extractTree, git, hasCommit, resolveGitDir, writeTree } from './defects4j/git.ts';
+import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
+import { revisionCommits } from './defects4j/svn-revisions.ts';
 import { Defects4jRefusal, layoutEncoding, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
 
@@ -159,14 +160,13 @@ function importOne(
   const repoId = `d4j-${bugId}`;
   const work = mkdtempSync(join(tmpdir(), `repairlab-d4j-${bugId}-`));
   try {
-    for (const rev of [bug.buggyRevision, bug.fixedRevision]) {
-      if (!hasCommit(projectGitDir, rev)) {
-        throw new Defects4jImportError(`${bugId}: revision ${rev} is not in ${options.projectRepo}; is it the repository Defects4J uses for ${options.project}?`, rev);
-      }
-    }
-    const layout = step(bugId, join(projectDir, 'dir-layout.csv'), 'reading the layout', () => readLayout(projectDir, bug));
     const srcPatchPath = join(projectDir, 'patches', `${bug.id}.src.patch`);
     if (!existsSync(srcPatchPath)) throw new Defects4jImportError(`${bugId}: ${srcPatchPath} is missing`, srcPatchPath);
+    // git commits of the revisions (Defects4J's ids are commits, or Subversion numbers for Chart); Defects4J's own
+    // files (dir-layout.csv, failing_tests/, build_files/, compile-errors/) stay keyed by its ids
+    const at = revisionCommits(projectGitDir, bug, srcPatchPath, { repo: options.projectRepo, project: options.project });
+    if (at.mapped) options.log?.(`${bugId}: ${at.mapped}`);
+    const layout = step(bugId, join(projectDir, 'dir-layout.csv'), 'reading the layout', () => readLayout(projectDir, bug));
     const triggerPath = join(projectDir, 'trigger_tests', String(bug.id));
     const failingTests = parseTestList(readOptional(triggerPath));
     if (failingTests.length === 0) throw new Defects4jImportError(`${bugId}: trigger_tests/${bug.id} lists no test (expected "--- pkg.Class::method" lines)`, triggerPath);
@@ -183,16 +183,16 @@ function importOne(
 
     // fixed revision, broken tests removed → the fixed tree; + src patch (fixed → buggy) → the buggy tree
     const fixedDir = join(work, 'fixed');
-    step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, bug.fixedRevision, fixedDir));
+    step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, at.fixed, fixedDir));
     // Defects4J's _post_checkout, on the fixed tree before the src patch: buggy and fixed both carry it (or a refusal)
-    const recipeEncoding = layoutEncoding(projectDir, projectGitDir, [bug.fixedRevision, bug.buggyRevision]);
+    const recipeEncoding = layoutEncoding(projectDir, projectGitDir, [bug.fixedRevision, bug.buggyRevision], at.fixed);
     const recipeOn = (dir: string) => postCheckout({ project: options.project, bugId: bug.id, revision: bug.fixedRevision, projectDir, dir, layout, encoding: recipeEncoding });
     const recipe = recipeOn(fixedDir);
     for (const s of recipe.steps) options.log?.(`${bugId}: ${s}`);
     const { removed, unmatched } = removeBrokenTests(fixedDir, layout.test, broken);
     const fixedTree = writeTree(gitDir, fixedDir);
     const buggyDir = join(work, 'buggy');
-    step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, bug.fixedRevision, buggyDir));
+    step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, at.fixed, buggyDir));
     recipeOn(buggyDir);
     removeBrokenTests(buggyDir, layout.test, broken);
     step(bugId, srcPatchPath, `patches/${bug.id}.src.patch does not apply to the fixed revision ${bug.fixedRevision}`, () =>
@@ -200,11 +200,11 @@ function importOne(
     );
     const buggyTree = writeTree(gitDir, buggyDir);
 
-    const when = git(['log', '-1', '--format=%ct +0000', bug.fixedRevision], { gitDir: projectGitDir }).trim();
-    const buggyCommit = commitTree(gitDir, buggyTree, bug.buggyRevision,
+    const when = git(['log', '-1', '--format=%ct +0000', at.fixed], { gitDir: projectGitDir }).trim();
+    const buggyCommit = commitTree(gitDir, buggyTree, at.buggy,
       `Defects4J ${bugId}: buggy version\n\nFixed revision ${bug.fixedRevision} with the source patch reverted and ${removed.length} broken test(s) removed.\n`, when);
     const fixedCommit = commitTree(gitDir, fixedTree, buggyCommit, `Defects4J ${bugId}: developer fix (ground truth)\n`, when);
-    git(['update-ref', 'refs/heads/main', bug.buggyRevision], { gitDir });
+    git(['update-ref', 'refs/heads/main', at.buggy], { gitDir });
     git(['update-ref', `refs/repairlab/bugs/${bugId}`, buggyCommit], { gitDir });
     git(['update-ref', `refs/repairlab/fixes/${bugId}`, fixedCommit], { gitDir });
 
@@ -221,7 +221,7 @@ function importOne(
     const jarOids = jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(work, 'jars', jar.name)]).trim() }));
     const readFixedFile = (path: string) => {
       try {
-        return git(['show', `${bug.fixedRevision}:${path}`], { gitDir: projectGitDir });
+        return git(['show', `${at.fixed}:${path}`], { gitDir: projectGitDir });
       } catch {
         return undefined;
       }
@@ -276,7 +276,7 @@ function importOne(
       repository: { kind: 'bundled', bundle: bundleName },
       repoId,
       buggyCommit,
-      historyCommit: bug.buggyRevision,
+      historyCommit: at.buggy,
       layout: projectLayout,
       failingTests,
       report: description ?? reportFor(bugId, bug, readOptional(triggerPath)),

@@ -19,7 +19,8 @@ import type { BugSpec } from '../../contracts/bug.ts';
 import type { ValidationResult } from '../../contracts/runner-api.ts';
 import { extractHistory } from '../../history/extractor.ts';
 import { importDefects4j } from '../defects4j-import.ts';
-import { parseBugList, readActiveBugs } from './data.ts';
+import { parseBugList, readActiveBugs, type ActiveBug } from './data.ts';
+import { revisionCommits } from './svn-revisions.ts';
 import { checkLeakage, type LeakageCheck } from './leakage.ts';
 import { environmentExclusions, withEnvironmentExclusions } from './env-failures.ts';
 import { resolveGitDir } from './git.ts';
@@ -253,6 +254,16 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
   return bug;
 }
 
+/** The git commit of a bug's buggy revision (a Subversion number is mapped as the importer maps it); undefined when it cannot be found. */
+function originalBuggyCommit(gitDir: string, options: CheckOptions, bug: ActiveBug): string | undefined {
+  try {
+    const patch = join(options.d4jDir, 'framework', 'projects', options.project, 'patches', `${bug.id}.src.patch`);
+    return revisionCommits(gitDir, bug, patch, { repo: options.projectRepo, project: options.project }).buggy;
+  } catch {
+    return undefined; // the import reports why
+  }
+}
+
 export async function checkDefects4j(options: CheckOptions): Promise<ProjectCheck> {
   const log = options.log ?? (() => undefined);
   const gitDir = resolveGitDir(options.projectRepo);
@@ -271,7 +282,7 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     for (const id of wanted) {
       const known = catalogue.get(`${options.project}-${id}`);
       const row = active.find((b) => b.id === id);
-      if (known && row && known.historyCommit === row.buggyRevision && (await options.engine.repos.has(known.repoId))) reusable.set(id, known);
+      if (known && row && known.historyCommit === originalBuggyCommit(gitDir, options, row) && (await options.engine.repos.has(known.repoId))) reusable.set(id, known);
     }
   }
   const toImport = wanted.filter((id) => !reusable.has(id));

@@ -93,11 +93,11 @@ export function mergeJars<T extends { name: string }>(jars: T[], extra: T[]): T[
   return [...merged.values()];
 }
 
-/** The sources' encoding as the importer reads it (build-env.ts), at the revisions of the bug. */
-export function layoutEncoding(projectDir: string, projectGitDir: string, revisions: string[]): string | undefined {
+/** The sources' encoding as the importer reads it (build-env.ts): Defects4J's files for `revisions` (its ids), then the project's own files at `commit` (the fixed revision's git commit). */
+export function layoutEncoding(projectDir: string, projectGitDir: string, revisions: string[], commit: string): string | undefined {
   const read = (path: string) => {
     try {
-      return git(['show', `${revisions[0]}:${path}`], { gitDir: projectGitDir });
+      return git(['show', `${commit}:${path}`], { gitDir: projectGitDir });
     } catch {
       return undefined;
     }
