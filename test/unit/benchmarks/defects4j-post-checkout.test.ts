@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
+import { CHART_EXPERIMENTAL_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
 import { Defects4jImportError } from '../../../worker/benchmarks/defects4j/git.ts';
 import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
 
@@ -98,6 +98,22 @@ describe('compile-errors/ diffs', () => {
 });
 
 describe('project recipes', () => {
+  it('Chart: compiles experimental/org/jfree/experimental without its junit/ directories, as compile-experimental does', () => {
+    write(tree, 'experimental/org/jfree/experimental/chart/plot/dial/DialPlot.java', T('  int x;'));
+    write(tree, 'experimental/org/jfree/experimental/chart/plot/dial/junit/DialPlotTests.java', T('  junit.framework.TestCase t;'));
+    write(tree, 'experimental/org/jfree/experimental/README.txt', 'notes');
+    const result = run('Chart', 1, { revision: '2266', layout: { src: 'source', test: 'tests' } });
+    expect(result.sourceDirs).toEqual([CHART_EXPERIMENTAL_DIR]);
+    expect(read(`${CHART_EXPERIMENTAL_DIR}/org/jfree/experimental/chart/plot/dial/DialPlot.java`)).toBe(T('  int x;'));
+    expect(existsSync(join(tree, CHART_EXPERIMENTAL_DIR, 'org/jfree/experimental/chart/plot/dial/junit'))).toBe(false);
+    expect(existsSync(join(tree, CHART_EXPERIMENTAL_DIR, 'org/jfree/experimental/README.txt'))).toBe(false);
+    expect(result.steps).toEqual([expect.stringMatching(/^experimental\/org\/jfree\/experimental \(1 files, junit\/ left out\) copied to build\/experimental-src/)]);
+    // a revision without experimental classes gets nothing
+    rmSync(join(tree, 'experimental'), { recursive: true });
+    rmSync(join(tree, 'build'), { recursive: true });
+    expect(run('Chart', 1, { revision: '2266', layout: { src: 'source', test: 'tests' } }).sourceDirs).toEqual([]);
+  });
+
   it('Time: moves JodaTime/* to the root before its compile-errors diffs, which are written against the moved tree', () => {
     write(tree, 'JodaTime/src/main/java/T.java', T('  int x = broken();'));
     write(tree, 'JodaTime/build.xml', '<project/>');

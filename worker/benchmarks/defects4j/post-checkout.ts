@@ -158,6 +158,7 @@ function applyPatch(workDir: string, patch: string): { ok: true } | { ok: false;
 type Recipe = (ctx: PostCheckoutContext, result: PostCheckoutResult) => void;
 
 const PROJECT_RECIPES: Record<string, Recipe> = {
+  Chart: (ctx, r) => chartExperimental(ctx, r),
   Cli: (ctx, r) => convertToUtf8(ctx, r, [`${ctx.layout.test}/org/apache/commons/cli2/bug/BugLoopingOptionLookAlikeTest.java`]),
   Codec: (ctx, r) => {
     convertToUtf8(
@@ -255,6 +256,32 @@ function zoneDatabaseStep(ctx: PostCheckoutContext, result: PostCheckoutResult):
     makeDirs: ['{out}/org/joda/time/tz/data'],
   });
   result.steps.push(`build step: ZoneInfoCompiler compiles ${sources} (${files.length} zone files) into org/joda/time/tz/data`);
+}
+
+/** Where Chart's experimental classes are compiled from (a build output: the name says so). */
+export const CHART_EXPERIMENTAL_DIR = 'build/experimental-src';
+
+/**
+ * Chart, from Chart.build.xml (not the .pm): `compile.tests` depends on `compile-experimental`, which compiles
+ * experimental/org/jfree/experimental/** but not its junit/ directories into the classes the tests compile and run
+ * against (tests/…/DialPackageTests uses them). The runner compiles whole source directories, so those sources are
+ * copied, byte for byte, to CHART_EXPERIMENTAL_DIR, a source directory.
+ */
+function chartExperimental(ctx: PostCheckoutContext, r: PostCheckoutResult): void {
+  const from = join(ctx.dir, 'experimental');
+  const root = join(from, 'org', 'jfree', 'experimental');
+  if (!existsSync(root)) return;
+  let copied = 0;
+  for (const file of filesUnder(root)) {
+    const rel = relative(from, file).split('\\').join('/');
+    if (!rel.endsWith('.java') || rel.split('/').includes('junit')) continue;
+    const to = join(ctx.dir, ...CHART_EXPERIMENTAL_DIR.split('/'), ...rel.split('/'));
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(file, to);
+    copied++;
+  }
+  r.sourceDirs.push(CHART_EXPERIMENTAL_DIR);
+  r.steps.push(`experimental/org/jfree/experimental (${copied} files, junit/ left out) copied to ${CHART_EXPERIMENTAL_DIR}, a source directory, as Chart.build.xml's compile-experimental compiles it`);
 }
 
 /** Time: `mv JodaTime/* .` — the project lived in a JodaTime/ subdirectory in its early revisions. */
