@@ -36,13 +36,24 @@ final class ProjectLoader extends ClassLoader {
   /** optional hook that rewrites class bytes (coverage instrumentation) */
   final java.util.function.BiFunction<String, byte[], byte[]> transform;
 
+  /** where this loader may write its classes as files when some live only in memory (warm path); null: none do */
+  private final Path classFileScratch;
+  /** the classes this loader defines, as class files: made on the first request for one as a resource */
+  private Path classFileDir;
+
   ProjectLoader(ClassLoader parent, Map<String, byte[]> memory, List<Path> classDirs, List<Path> resourceDirs,
       java.util.function.BiFunction<String, byte[], byte[]> transform) {
+    this(parent, memory, classDirs, resourceDirs, transform, null);
+  }
+
+  ProjectLoader(ClassLoader parent, Map<String, byte[]> memory, List<Path> classDirs, List<Path> resourceDirs,
+      java.util.function.BiFunction<String, byte[], byte[]> transform, Path classFileScratch) {
     super("repairlab-project", parent);
     this.memory = memory;
     this.classDirs = classDirs;
     this.resourceDirs = resourceDirs;
     this.transform = transform;
+    this.classFileScratch = classFileScratch;
   }
 
   /**
@@ -129,8 +140,61 @@ final class ProjectLoader extends ClassLoader {
     return roots;
   }
 
+  /**
+   * Class files as resources, as a class path directory serves them: tests find a class's code source by its
+   * `.class` resource and build class loaders over the directory it lies in (Mockito's ClassLoaders: `getResource(
+   * "org/mockito/Mockito.class")`, then a URLClassLoader over the URL minus that path). On the warm path a validation's
+   * changed classes (or, after an API change, all of them) exist only in memory, and the baseline directory holds the
+   * unchanged ones and the old versions of the changed: so the first such request writes this loader's classes — the
+   * class directories' files with the in-memory ones over them — to a directory of its own, which answers for class
+   * files from then on. Null when this loader has no such directory (nothing in memory: the class directories are it).
+   */
+  private Path classFiles(String name) {
+    if (!name.endsWith(".class") || memory.isEmpty() || classFileScratch == null) return null;
+    try {
+      return classFileDir().resolve(name);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("writing the project's classes as files for " + name, e);
+    }
+  }
+
+  private synchronized Path classFileDir() throws IOException {
+    if (classFileDir != null) return classFileDir;
+    // one such directory per worker at a time: an earlier validation's is stale
+    try (java.util.stream.Stream<Path> old = Files.list(classFileScratch)) {
+      for (Path p : (Iterable<Path>) old.filter(p -> p.getFileName().toString().startsWith(CLASS_FILE_DIR_PREFIX))::iterator) deleteTree(p);
+    }
+    Path dir = Files.createTempDirectory(classFileScratch, CLASS_FILE_DIR_PREFIX);
+    for (Path from : classDirs) {
+      if (!Files.isDirectory(from)) continue;
+      try (java.util.stream.Stream<Path> files = Files.walk(from)) {
+        for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class") && Files.isRegularFile(f))::iterator) {
+          Path to = dir.resolve(from.relativize(f).toString());
+          Files.createDirectories(to.getParent());
+          Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+    for (Map.Entry<String, byte[]> c : memory.entrySet()) {
+      Path to = dir.resolve(c.getKey().replace('.', '/') + ".class");
+      Files.createDirectories(to.getParent());
+      Files.write(to, c.getValue());
+    }
+    return classFileDir = dir;
+  }
+
+  private static final String CLASS_FILE_DIR_PREFIX = "class-files-";
+
+  private static void deleteTree(Path root) throws IOException {
+    try (java.util.stream.Stream<Path> all = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+    }
+  }
+
   @Override
   protected URL findResource(String name) {
+    Path classFile = classFiles(name);
+    if (classFile != null) return Files.isRegularFile(classFile) ? fileUrl(classFile) : null;
     for (Path dir : resourceRoots()) {
       Path p = dir.resolve(name);
       if (Files.exists(p)) {
@@ -144,9 +208,22 @@ final class ProjectLoader extends ClassLoader {
     return null;
   }
 
+  private static URL fileUrl(Path p) {
+    try {
+      return p.toUri().toURL();
+    } catch (MalformedURLException e) {
+      return null;
+    }
+  }
+
   @Override
   protected Enumeration<URL> findResources(String name) {
     List<URL> urls = new ArrayList<>();
+    Path classFile = classFiles(name);
+    if (classFile != null) {
+      if (Files.isRegularFile(classFile)) urls.add(fileUrl(classFile));
+      return Collections.enumeration(urls);
+    }
     for (Path dir : resourceRoots()) {
       Path p = dir.resolve(name);
       if (Files.exists(p)) {
