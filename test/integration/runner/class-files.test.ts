@@ -1,6 +1,7 @@
 // Class files as resources: a test that finds a class's code source by its `.class` resource and builds a class loader
 // over that directory (Mockito's ClassLoaders, behind Mockito-5's trigger test and ~100 of its tests) must see the
-// classes that run — the patched ones — on both paths, after an incremental compile and after a full rebuild.
+// classes that run — the patched ones — on both paths, after an incremental compile and after a full rebuild; and
+// the directory holds program classes only, as a build compiles tests apart (Mockito's NoJUnitDependenciesTest).
 import { describe, expect, it } from 'vitest';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
@@ -25,6 +26,8 @@ public class ClassFilesTest {
     URL root = new URL(s.substring(0, s.length() - path.length()));
     try (URLClassLoader loader = new URLClassLoader(new URL[] { root }, null)) {
       assertEquals(Greeter.hello(), loader.loadClass("demo.Greeter").getMethod("hello").invoke(null));
+      // program and test classes lie apart, as a build compiles them
+      assertNull(loader.getResource("demo/ClassFilesTest.class"));
     }
     assertTrue(ClassFilesTest.class.getClassLoader().getResources(path).hasMoreElements());
   }

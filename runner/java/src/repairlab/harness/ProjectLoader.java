@@ -36,24 +36,27 @@ final class ProjectLoader extends ClassLoader {
   /** optional hook that rewrites class bytes (coverage instrumentation) */
   final java.util.function.BiFunction<String, byte[], byte[]> transform;
 
-  /** where this loader may write its classes as files when some live only in memory (warm path); null: none do */
+  /** where this loader writes its classes as files when asked for one (warm path); null: its class directories serve them */
   private final Path classFileScratch;
+  /** which classes are tests (by top-level binary name): they go to a directory apart, as the cold path compiles them */
+  private final java.util.function.Predicate<String> isTestClass;
   /** the classes this loader defines, as class files: made on the first request for one as a resource */
   private Path classFileDir;
 
   ProjectLoader(ClassLoader parent, Map<String, byte[]> memory, List<Path> classDirs, List<Path> resourceDirs,
       java.util.function.BiFunction<String, byte[], byte[]> transform) {
-    this(parent, memory, classDirs, resourceDirs, transform, null);
+    this(parent, memory, classDirs, resourceDirs, transform, null, name -> false);
   }
 
   ProjectLoader(ClassLoader parent, Map<String, byte[]> memory, List<Path> classDirs, List<Path> resourceDirs,
-      java.util.function.BiFunction<String, byte[], byte[]> transform, Path classFileScratch) {
+      java.util.function.BiFunction<String, byte[], byte[]> transform, Path classFileScratch, java.util.function.Predicate<String> isTestClass) {
     super("repairlab-project", parent);
     this.memory = memory;
     this.classDirs = classDirs;
     this.resourceDirs = resourceDirs;
     this.transform = transform;
     this.classFileScratch = classFileScratch;
+    this.isTestClass = isTestClass;
   }
 
   /**
@@ -147,12 +150,16 @@ final class ProjectLoader extends ClassLoader {
    * changed classes (or, after an API change, all of them) exist only in memory, and the baseline directory holds the
    * unchanged ones and the old versions of the changed: so the first such request writes this loader's classes — the
    * class directories' files with the in-memory ones over them — to a directory of its own, which answers for class
-   * files from then on. Null when this loader has no such directory (nothing in memory: the class directories are it).
+   * files from then on: program classes under main/, test classes under test/, as the cold path (and Defects4J's
+   * builds) compile them apart — Mockito's NoJUnitDependenciesTest takes every class beside Mockito.class for
+   * Mockito's own. Null when this loader writes no such directory (the cold path: its class directories are it).
    */
   private Path classFiles(String name) {
-    if (!name.endsWith(".class") || memory.isEmpty() || classFileScratch == null) return null;
+    if (!name.endsWith(".class") || classFileScratch == null) return null;
     try {
-      return classFileDir().resolve(name);
+      Path dir = classFileDir();
+      Path main = dir.resolve("main").resolve(name);
+      return Files.isRegularFile(main) ? main : dir.resolve("test").resolve(name);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("writing the project's classes as files for " + name, e);
     }
@@ -169,18 +176,26 @@ final class ProjectLoader extends ClassLoader {
       if (!Files.isDirectory(from)) continue;
       try (java.util.stream.Stream<Path> files = Files.walk(from)) {
         for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class") && Files.isRegularFile(f))::iterator) {
-          Path to = dir.resolve(from.relativize(f).toString());
+          String rel = from.relativize(f).toString().replace(java.io.File.separatorChar, '/');
+          Path to = classFileIn(dir, rel.substring(0, rel.length() - ".class".length()).replace('/', '.'));
           Files.createDirectories(to.getParent());
           Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
       }
     }
     for (Map.Entry<String, byte[]> c : memory.entrySet()) {
-      Path to = dir.resolve(c.getKey().replace('.', '/') + ".class");
+      Path to = classFileIn(dir, c.getKey());
       Files.createDirectories(to.getParent());
       Files.write(to, c.getValue());
     }
     return classFileDir = dir;
+  }
+
+  /** Where a class's file goes: under main/ or test/ by its top-level class. */
+  private Path classFileIn(Path dir, String binaryName) {
+    int nested = binaryName.indexOf('$');
+    String topLevel = nested < 0 ? binaryName : binaryName.substring(0, nested);
+    return dir.resolve(isTestClass.test(topLevel) ? "test" : "main").resolve(binaryName.replace('.', '/') + ".class");
   }
 
   private static final String CLASS_FILE_DIR_PREFIX = "class-files-";
