@@ -212,13 +212,7 @@ final class ProjectLoader extends ClassLoader {
     if (classFile != null) return Files.isRegularFile(classFile) ? fileUrl(classFile) : null;
     for (Path dir : resourceRoots()) {
       Path p = dir.resolve(name);
-      if (Files.exists(p)) {
-        try {
-          return p.toUri().toURL();
-        } catch (MalformedURLException e) {
-          return null;
-        }
-      }
+      if (Files.exists(p)) return fileUrl(p);
     }
     return null;
   }
@@ -241,13 +235,8 @@ final class ProjectLoader extends ClassLoader {
     }
     for (Path dir : resourceRoots()) {
       Path p = dir.resolve(name);
-      if (Files.exists(p)) {
-        try {
-          urls.add(p.toUri().toURL());
-        } catch (MalformedURLException e) {
-          // skip
-        }
-      }
+      URL url = Files.exists(p) ? fileUrl(p) : null;
+      if (url != null) urls.add(url);
     }
     return Collections.enumeration(urls);
   }
