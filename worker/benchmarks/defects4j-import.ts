@@ -34,7 +34,7 @@ import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } f
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
 import { revisionCommits } from './defects4j/svn-revisions.ts';
-import { Defects4jRefusal, layoutEncoding, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
+import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
 
 export { Defects4jImportError } from './defects4j/git.ts';
@@ -184,9 +184,18 @@ function importOne(
     // fixed revision, broken tests removed → the fixed tree; + src patch (fixed → buggy) → the buggy tree
     const fixedDir = join(work, 'fixed');
     step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, at.fixed, fixedDir));
+    // the build files of Defects4J (by its ids) and of the project (at the fixed commit): encoding and Java level
+    const readFixedFile = (path: string) => {
+      try {
+        return git(['show', `${at.fixed}:${path}`], { gitDir: projectGitDir });
+      } catch {
+        return undefined;
+      }
+    };
+    const revisions = [bug.fixedRevision, bug.buggyRevision];
+    const encoding = sourceEncoding(projectDir, revisions, readFixedFile);
     // Defects4J's _post_checkout, on the fixed tree before the src patch: buggy and fixed both carry it (or a refusal)
-    const recipeEncoding = layoutEncoding(projectDir, projectGitDir, [bug.fixedRevision, bug.buggyRevision], at.fixed);
-    const recipeOn = (dir: string) => postCheckout({ project: options.project, bugId: bug.id, revision: bug.fixedRevision, projectDir, dir, layout, encoding: recipeEncoding });
+    const recipeOn = (dir: string) => postCheckout({ project: options.project, bugId: bug.id, revision: bug.fixedRevision, projectDir, dir, layout, encoding: encoding.encoding });
     const recipe = recipeOn(fixedDir);
     for (const s of recipe.steps) options.log?.(`${bugId}: ${s}`);
     const { removed, unmatched } = removeBrokenTests(fixedDir, layout.test, broken);
@@ -219,16 +228,7 @@ function importOne(
       git(['update-ref', `refs/repairlab/jars/${bugId}`, writeTree(gitDir, jarDir)], { gitDir });
     }
     const jarOids = jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(work, 'jars', jar.name)]).trim() }));
-    const readFixedFile = (path: string) => {
-      try {
-        return git(['show', `${at.fixed}:${path}`], { gitDir: projectGitDir });
-      } catch {
-        return undefined;
-      }
-    };
-    const revisions = [bug.fixedRevision, bug.buggyRevision];
     const levels = recipe.javaLevels ?? javaLevels(projectDir, revisions, readFixedFile, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
-    const encoding = sourceEncoding(projectDir, revisions, readFixedFile);
     options.log?.(
       `${bugId}: Java ${levels.source} (from ${levels.from}), encoding ${encoding.encoding ?? 'UTF-8'} (from ${encoding.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`,
     );

@@ -17,7 +17,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
-import { sourceEncoding, type JavaLevels } from './build-env.ts';
+import type { JavaLevels } from './build-env.ts';
 import { renameRhinoSources, rhinoBuildDir, RHINO_SOURCE_DIR } from './closure-rhino.ts';
 import { filesUnder } from './files.ts';
 import { Defects4jImportError, git } from './git.ts';
@@ -91,18 +91,6 @@ export function mergeJars<T extends { name: string }>(jars: T[], extra: T[]): T[
   const merged = new Map<string, T>();
   for (const jar of [...jars, ...extra]) if (!merged.has(jar.name)) merged.set(jar.name, jar);
   return [...merged.values()];
-}
-
-/** The sources' encoding as the importer reads it (build-env.ts): Defects4J's files for `revisions` (its ids), then the project's own files at `commit` (the fixed revision's git commit). */
-export function layoutEncoding(projectDir: string, projectGitDir: string, revisions: string[], commit: string): string | undefined {
-  const read = (path: string) => {
-    try {
-      return git(['show', `${commit}:${path}`], { gitDir: projectGitDir });
-    } catch {
-      return undefined;
-    }
-  };
-  return sourceEncoding(projectDir, revisions, read).encoding;
 }
 
 // ---- the generic part: compile-errors/ ----
