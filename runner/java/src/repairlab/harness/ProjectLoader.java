@@ -169,7 +169,7 @@ final class ProjectLoader extends ClassLoader {
     if (classFileDir != null) return classFileDir;
     // one such directory per worker at a time: an earlier validation's is stale
     try (java.util.stream.Stream<Path> old = Files.list(classFileScratch)) {
-      for (Path p : (Iterable<Path>) old.filter(p -> p.getFileName().toString().startsWith(CLASS_FILE_DIR_PREFIX))::iterator) deleteTree(p);
+      for (Path p : (Iterable<Path>) old.filter(p -> p.getFileName().toString().startsWith(CLASS_FILE_DIR_PREFIX))::iterator) EcjCompiler.delete(p);
     }
     Path dir = Files.createTempDirectory(classFileScratch, CLASS_FILE_DIR_PREFIX);
     for (Path from : classDirs) {
@@ -199,12 +199,6 @@ final class ProjectLoader extends ClassLoader {
   }
 
   private static final String CLASS_FILE_DIR_PREFIX = "class-files-";
-
-  private static void deleteTree(Path root) throws IOException {
-    try (java.util.stream.Stream<Path> all = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
-    }
-  }
 
   @Override
   protected URL findResource(String name) {
