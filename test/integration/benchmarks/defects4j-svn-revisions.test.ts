@@ -91,6 +91,8 @@ describe('Defects4J revisions given as Subversion numbers', () => {
     expect(at.buggy).toBe(before);
     expect([half, other]).not.toContain(at.buggy);
     expect(at.mapped).toMatch(/Subversion revisions 10 → [0-9a-f]{12}, 14 → [0-9a-f]{12}/);
+    // asked again (check, then import): the search is not run a second time
+    expect(revisionCommits(join(repo, '.git'), { id: 1, buggyRevision: '10', fixedRevision: '14', reportId: '', reportUrl: '' }, patch, { repo, project: 'Split' })).toBe(at);
   });
 
   it('leaves commit ids as they are and names the repository when one is missing', () => {

@@ -25,13 +25,25 @@ const MAX_BUGGY_SEARCH = 50;
 
 /** The git commits of a bug's revisions in `gitDir`; `patchPath` is patches/<id>.src.patch (used for SVN numbers only). */
 export function revisionCommits(gitDir: string, bug: ActiveBug, patchPath: string, names: { repo: string; project: string }): RevisionCommits {
-  const repoName = names.repo;
   if (!SVN_REVISION.test(bug.fixedRevision) || !SVN_REVISION.test(bug.buggyRevision)) {
     for (const rev of [bug.buggyRevision, bug.fixedRevision]) {
-      if (!hasCommit(gitDir, rev)) throw new Defects4jImportError(`revision ${rev} is not in ${repoName}; is it the repository Defects4J uses for ${names.project}?`, rev);
+      if (!hasCommit(gitDir, rev)) throw new Defects4jImportError(`revision ${rev} is not in ${names.repo}; is it the repository Defects4J uses for ${names.project}?`, rev);
     }
     return { buggy: bug.buggyRevision, fixed: bug.fixedRevision };
   }
+  // `defects4j check` asks before importing (to reuse a registered bug) and the import asks again: search once
+  const key = [gitDir, patchPath, bug.buggyRevision, bug.fixedRevision].join('\0');
+  const known = MAPPED.get(key);
+  if (known) return known;
+  const found = mapSubversionRevisions(gitDir, bug, patchPath, names.repo);
+  MAPPED.set(key, found);
+  return found;
+}
+
+/** Subversion numbers already mapped in this process (the repository and Defects4J's files do not change under it). */
+const MAPPED = new Map<string, RevisionCommits>();
+
+function mapSubversionRevisions(gitDir: string, bug: ActiveBug, patchPath: string, repoName: string): RevisionCommits {
   const files = patchedFiles(git(['apply', '--numstat', patchPath]));
   const index = join(mkdtempSync(join(tmpdir(), 'repairlab-d4j-svn-')), 'index');
   try {
