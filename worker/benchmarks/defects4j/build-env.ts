@@ -101,18 +101,44 @@ function buildFileCandidates(projectDir: string, revisions: string[], readRevisi
 }
 
 /**
+ * The lowest level Defects4J builds at. Its recipes rewrite every source/target level below 1.6 in the build files to
+ * 1.6 ("Consistent target JVM version for all defect builds": Cli, Closure, Codec, Collections, Gson, JxPath, Math and
+ * Mockito's `_post_checkout`), and the JDK it runs on (11) compiles nothing below 6 — so Lang and Time revisions whose
+ * build asks for 1.3–1.5 are built at 6 or later too. The old level is not only unused but wrong: Defects4J's own diffs
+ * need more (Lang 42–65's compile-errors/testOrder*.diff add JUnit annotations to 1.3-era tests; Lang's `enum` package
+ * is renamed because `enum` is a keyword).
+ */
+export const DEFECTS4J_LOWEST_LEVEL = '1.6';
+
+/** "1.3" < "1.6" < "1.8" < "11". */
+function levelNumber(level: string): number {
+  return Number(level.startsWith('1.') ? level.slice(2) : level);
+}
+
+/** A level below DEFECTS4J_LOWEST_LEVEL raised to it, saying so in `from`. */
+export function atDefects4jLevel(levels: JavaLevels): JavaLevels {
+  const floor = levelNumber(DEFECTS4J_LOWEST_LEVEL);
+  const raise = (level: string) => (levelNumber(level) < floor ? DEFECTS4J_LOWEST_LEVEL : level);
+  const source = raise(levels.source);
+  const target = raise(levels.target);
+  if (source === levels.source && target === levels.target) return levels;
+  return { source, target, from: `${levels.from}: ${levels.source}, raised to ${DEFECTS4J_LOWEST_LEVEL} as Defects4J builds it` };
+}
+
+/**
  * The source/target level of a revision. First the build files Defects4J ships for it (build_files/<fixed rev>/, then
  * <buggy rev>/), then the project's own build files at the fixed revision (`readRevisionFile`), each in the order of
- * BUILD_FILE_NAMES; else the era's default (`levelByEra` of the fixed revision's commit year).
+ * BUILD_FILE_NAMES; else the era's default (`levelByEra` of the fixed revision's commit year). Either is raised to
+ * DEFECTS4J_LOWEST_LEVEL when lower.
  */
 export function javaLevels(projectDir: string, revisions: string[], readRevisionFile: (path: string) => string | undefined, year: number): JavaLevels {
   for (const candidate of buildFileCandidates(projectDir, revisions, readRevisionFile)) {
     const text = candidate.text();
     const source = text ? firstLevel(text, SOURCE_PATTERNS) : undefined;
-    if (source) return { source, target: firstLevel(text, TARGET_PATTERNS) ?? source, from: candidate.from };
+    if (source) return atDefects4jLevel({ source, target: firstLevel(text, TARGET_PATTERNS) ?? source, from: candidate.from });
   }
   const level = levelByEra(year);
-  return { source: level, target: level, from: `default for ${year}` };
+  return atDefects4jLevel({ source: level, target: level, from: `default for ${year}` });
 }
 
 /**

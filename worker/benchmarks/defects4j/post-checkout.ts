@@ -17,7 +17,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
-import type { JavaLevels } from './build-env.ts';
+import { atDefects4jLevel, type JavaLevels } from './build-env.ts';
 import { renameRhinoSources, rhinoBuildDir, RHINO_SOURCE_DIR } from './closure-rhino.ts';
 import { filesUnder } from './files.ts';
 import { Defects4jImportError, git } from './git.ts';
@@ -361,14 +361,13 @@ function gradleSourceDirs(ctx: PostCheckoutContext, result: PostCheckoutResult):
   }
 }
 
-/** Mockito: build.gradle's sourceCompatibility, raised to 1.6 when lower, as Defects4J's sed does for gradle builds. */
+/** Mockito: build.gradle's sourceCompatibility (raised to 1.6 when lower, as Defects4J's sed does: atDefects4jLevel). */
 function gradleJavaLevel(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
   const build = join(ctx.dir, 'build.gradle');
   if (!existsSync(build)) return;
   const level = /sourceCompatibility\s*=\s*['"]?(1\.\d|\d+)/.exec(readFileSync(build, 'utf8'))?.[1];
   if (!level) return;
-  const source = /^1\.[1-5]$/.test(level) ? '1.6' : level;
-  result.javaLevels = { source, target: source, from: `build.gradle's sourceCompatibility ${level}${source === level ? '' : ' (raised to 1.6 as Defects4J does)'}` };
+  result.javaLevels = atDefects4jLevel({ source: level, target: level, from: `build.gradle's sourceCompatibility ${level}` });
 }
 
 /**

@@ -16,10 +16,11 @@ export interface Defects4jFixture {
   };
 }
 
-// Calc-6: what real Defects4J bugs need from the build. Java 1.4 code (`enum` is an identifier, so only -source 1.4
-// compiles it: build_files/<rev>/maven-build.properties says so), a test that needs a jar of Defects4J's lib/, and a
-// test class failing_tests lists as a whole (it fails on the fix too unless excluded). It lives on its own line of
-// history, as the 1.4 era's JUnit 3 tests cannot sit beside the other bugs' annotated ones.
+// Calc-6: what real Defects4J bugs need from the build. Java 1.4-era code whose build says 1.4
+// (build_files/<rev>/maven-build.properties) while its JUnit 3 test carries the annotation Defects4J's own diffs add to
+// such tests (Lang 42–65's compile-errors/testOrder*.diff): it compiles only at the level Defects4J builds at (1.6,
+// atDefects4jLevel), not at the one the build file names. Also a test that needs a jar of Defects4J's lib/, and a test
+// class failing_tests lists as a whole (it fails on the fix too unless excluded). It lives on its own line of history.
 const LEGACY = (fixed: boolean) => `package org.fixture;
 
 import java.util.Vector;
@@ -29,13 +30,13 @@ public final class Legacy {
     private Legacy() {
     }
 
-    /** The number of items (written for Java 1.4: enum is a plain name). */
+    /** The number of items (written for Java 1.4: a raw Vector). */
     public static int count(Vector items) {
-        int enum = 0;
+        int n = 0;
         for (int i = 0; i < items.size(); i++) {
-            enum++;
+            n++;
         }
-        return ${fixed ? 'enum' : 'enum - 1'};
+        return ${fixed ? 'n' : 'n - 1'};
     }
 }
 `;
@@ -43,7 +44,10 @@ const LEGACY_TEST = `package org.fixture;
 
 import junit.framework.TestCase;
 import org.helper.Items;
+import org.junit.FixMethodOrder;
+import org.junit.runners.MethodSorters;
 
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LegacyTest extends TestCase {
 
     public void testCount() {
