@@ -1,6 +1,7 @@
 // `repairlab defects4j …`: commands over Defects4J checkouts. `check` imports (or reuses) and validates bugs through a
 // runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
 import type { Command } from 'commander';
+import { appendFileSync } from 'node:fs';
 import { print, wholeNumber } from './flags.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 
@@ -30,9 +31,10 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
+    .option('--results <file>', "append each bug's result to FILE as a JSON line as soon as it is checked (a check of a whole project keeps what it measured if stopped)")
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; results?: string; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
         const { initJavaForNode } = await import('../java/node-wasm.ts');
@@ -52,7 +54,8 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.historyOnly ? { historyOnly: true } : {}),
             ...(perTestTimeout ? { perTestTimeoutMs: perTestTimeout * 1000 } : {}),
             ...(runner ? { runner } : {}),
-            log: opts.json ? undefined : (m) => console.error(m),
+            log: (m) => console.error(m), // progress on stderr; --json's report alone goes to stdout
+            ...(opts.results ? { onResult: (r: { bugId: string }) => appendFileSync(opts.results!, JSON.stringify({ project: opts.project, ...r }) + '\n') } : {}),
           });
         const report = opts.historyOnly ? await check() : await withRunner(opts, check);
         print(!!opts.json, report, () =>

@@ -85,7 +85,8 @@ describe('repairlab history fn_pair', () => {
 
 describe('repairlab defects4j check', () => {
   it('reuses the registered bugs, validates them through the runner and compares blame with git; every failure has its reason', async () => {
-    const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1-5', '--out', out, '--json', ...viaRunner()], home);
+    const resultsFile = join(root, 'check-results.jsonl');
+    const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1-5', '--out', out, '--json', '--results', resultsFile, ...viaRunner()], home);
     expect(r.code, r.stderr).toBe(1); // Calc-4 and Calc-5 do not reproduce
     const report = JSON.parse(r.stdout) as { project: string; bugs: number; reproduced: number; failed: number; results: { bugId: string; reproduced: boolean; reused: boolean; reasons: string[]; blameChecked?: number; leakage?: { fixOnlyLines: number; leaks: string[] } }[] };
     expect({ project: report.project, bugs: report.bugs, reproduced: report.reproduced, failed: report.failed }).toEqual({ project: 'Calc', bugs: 5, reproduced: 3, failed: 2 });
@@ -93,6 +94,12 @@ describe('repairlab defects4j check', () => {
     const by = new Map(report.results.map((x) => [x.bugId, x]));
     for (const id of ['Calc-1', 'Calc-2', 'Calc-3']) expect(by.get(id), id).toMatchObject({ reproduced: true, reused: true, reasons: [] });
     expect(by.get('Calc-1')!.blameChecked).toBe(1);
+    // the buggy version runs Defects4J's relevant test classes where it names them (relevant_tests/1: CalcTest), else all
+    expect(by.get('Calc-1')).toMatchObject({ unpatchedScope: { relevantClasses: 1 }, unpatchedFailing: ['org.fixture.CalcTest::testIsPositiveZero'] });
+    expect(by.get('Calc-3')).toMatchObject({ unpatchedScope: 'all' });
+    // each bug's result was appended as it was checked, one JSON line each, the same as the report's
+    const lines = readFileSync(resultsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { project: string; bugId: string; reproduced: boolean });
+    expect(lines.map((l) => [l.project, l.bugId, l.reproduced]).sort()).toEqual(report.results.map((x) => ['Calc', x.bugId, x.reproduced]).sort());
     expect(by.get('Calc-3')!.blameChecked).toBe(2); // the field and the return line, the latter mapped to the original revision
     expect(by.get('Calc-3')).toMatchObject({ leakage: { leaks: [] } }); // step 4 looked and found nothing
     expect(by.get('Calc-3')!.leakage!.fixOnlyLines).toBeGreaterThan(0);

@@ -1,9 +1,11 @@
 // `repairlab defects4j check`: does each Defects4J bug reproduce as Defects4J reproduces it?
 // Per bug (imported now, or reused from the catalogue when it was imported from the same revisions):
-//   1. unpatched, the whole suite fails with exactly the trigger tests (a compile failure is reported with its diagnostics);
-//   2. with the developer fix, the whole suite passes (with --record-env-failures, the tests failing on the fix in this
+//   1. with the developer fix, the whole suite passes (with --record-env-failures, the tests failing on the fix in this
 //      environment are first recorded as environment exclusions and the fix run again until nothing new fails:
-//      env-failures.ts; the buggy version is then run once, and must fail at least the trigger tests);
+//      env-failures.ts);
+//   2. unpatched, the suite fails with exactly the trigger tests (with --record-env-failures: at least them; a compile
+//      failure is reported with its diagnostics) — with Defects4J's relevant_tests, only the tests of the relevant
+//      classes run: the others load no class the fix modifies, and passed on the fix (unpatchedSelection);
 //   3. RepairLab's blame of every fault line (at the original buggy revision, lines mapped through the reconstructed
 //      buggy commit: worker/history/history-base.ts) equals `git blame` of that line at the original revision;
 //   4. no history section, bug report or history command of HAFixAgent's bash shows a line only the fix has or names a
@@ -16,10 +18,10 @@ import { join } from 'node:path';
 import type { Engine } from '../../engine.ts';
 import type { RunnerSettings } from '../../engine-api.ts';
 import type { BugSpec } from '../../contracts/bug.ts';
-import type { ValidationResult } from '../../contracts/runner-api.ts';
+import type { TestSelection, ValidationResult } from '../../contracts/runner-api.ts';
 import { extractHistory } from '../../history/extractor.ts';
 import { importDefects4j } from '../defects4j-import.ts';
-import { parseBugList, readActiveBugs, type ActiveBug } from './data.ts';
+import { parseBugList, readActiveBugs, readRelevantTestClasses, type ActiveBug } from './data.ts';
 import { revisionCommits } from './svn-revisions.ts';
 import { checkLeakage, type LeakageCheck } from './leakage.ts';
 import { environmentExclusions, withEnvironmentExclusions } from './env-failures.ts';
@@ -51,6 +53,8 @@ export interface CheckOptions {
   /** needed unless historyOnly */
   runner?: RunnerSettings;
   log?: (message: string) => void;
+  /** called with each bug's result as soon as it is checked (a long check keeps what it measured if stopped) */
+  onResult?: (result: BugCheck) => void;
 }
 
 export interface BugCheck {
@@ -67,6 +71,11 @@ export interface BugCheck {
   environmentExcluded: number;
   /** of those, the ones this check recorded (--record-env-failures) */
   environmentRecorded?: string[];
+  /**
+   * what the buggy version ran: the whole suite, or (with Defects4J's relevant_tests) the tests of the relevant classes
+   * and the trigger tests — the others load no class the fix modifies (unpatchedSelection)
+   */
+  unpatchedScope?: 'all' | { relevantClasses: number; tests: number };
   /** with --record-env-failures: tests beyond the trigger tests the buggy version fails (allowed, shown) */
   unpatchedExtraFailing?: string[];
   /** fault lines whose blame was compared with git's */
@@ -138,6 +147,31 @@ interface SuiteOutcome {
 }
 
 const ALL = { mode: 'all' } as const;
+
+function bugNumber(bugId: string): number {
+  return Number(bugId.slice(bugId.lastIndexOf('-') + 1));
+}
+
+/** `pkg.Outer$Inner::m` → [`pkg.Outer$Inner`, `pkg.Outer`] */
+function testClasses(test: string): string[] {
+  const cls = test.slice(0, test.indexOf('::'));
+  const outer = cls.split('$')[0]!;
+  return outer === cls ? [cls] : [cls, outer];
+}
+
+/**
+ * What the buggy version runs. With Defects4J's relevant test classes (relevant_tests/<id>: the classes whose tests
+ * load a class the fix modifies) and a fix run that ran the whole suite: the tests of those classes that the fix run
+ * ran, and the trigger tests. Every other test loads no class the fix changes, so it runs on the buggy version as it
+ * ran on the fix, where it passed (or is excluded): running it again decides nothing, and on Math or Lang it is most
+ * of the suite. Otherwise the whole suite.
+ */
+export function unpatchedSelection(bug: BugSpec, fixed: ValidationResult, relevant: Set<string> | undefined): TestSelection {
+  if (!relevant || !fixed.compiled || fixed.stopped !== 'none') return ALL;
+  const tests = new Set(bug.failingTests);
+  for (const t of fixed.tests) if (t.status !== 'not-run' && testClasses(t.id).some((c) => relevant.has(c))) tests.add(t.id);
+  return { mode: 'listed', tests: [...tests] };
+}
 
 /**
  * Defects4J runs a suite without a time limit; the runner's defaults (2 min a validation, 10 s a test) stop the
@@ -223,9 +257,16 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
   const limits = checkLimits(options);
   try {
     if (!runner) throw new Error('no runner: validating needs one (or check history only)');
+    const relevant = readRelevantTestClasses(join(options.d4jDir, 'framework', 'projects', options.project), bugNumber(bug.id));
+    const runUnpatched = async (fixed: ValidationResult) => {
+      const selection = unpatchedSelection(bug, fixed, relevant);
+      out.unpatchedScope = selection.mode === 'all' ? 'all' : { relevantClasses: relevant!.size, tests: selection.tests.length };
+      return engine.validatePatch(bug.id, 'none', runner, selection, limits);
+    };
     if (!options.recordEnvFailures) {
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, limits), bug, false, suites);
-      judgeFixed(await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits), suites);
+      const fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
+      judgeUnpatched(await runUnpatched(fixed), bug, false, suites);
+      judgeFixed(fixed, suites);
     } else {
       // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
       let fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
@@ -242,7 +283,7 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
       }
       if (recorded.length) out.environmentRecorded = recorded;
       out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
-      judgeUnpatched(await engine.validatePatch(bug.id, 'none', runner, ALL, limits), bug, true, suites);
+      judgeUnpatched(await runUnpatched(fixed), bug, true, suites);
       judgeFixed(fixed, suites);
     }
     if (suites.unpatchedFailing) out.unpatchedFailing = suites.unpatchedFailing;
@@ -286,7 +327,13 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     }
   }
   const toImport = wanted.filter((id) => !reusable.has(id));
-  const results: BugCheck[] = [...inactive];
+  const results: BugCheck[] = [];
+  const record = (result: BugCheck) => {
+    results.push(result);
+    log(`${result.bugId}: ${result.reproduced ? (options.historyOnly ? 'passes' : 'reproduces') : `FAILS — ${result.reasons.join('; ')}`}`);
+    options.onResult?.(result);
+  };
+  inactive.forEach(record);
   const specs: { spec: BugSpec; reused: boolean }[] = [...reusable.values()].map((spec) => ({ spec, reused: true }));
   if (toImport.length) {
     log(`${options.project}: importing ${toImport.length} bug(s)`);
@@ -301,21 +348,20 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     });
     const notRegistered = await registerImported(options.engine, imported.bugs, options.outDir);
     for (const f of [...imported.failures, ...notRegistered]) {
-      results.push({ bugId: f.bugId, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`] });
+      record({ bugId: f.bugId, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`] });
     }
     for (const b of imported.bugs) if (!notRegistered.some((f) => f.bugId === b.spec.id)) specs.push({ spec: b.spec, reused: false });
   }
   for (const { spec, reused } of specs) {
     log(`${spec.id}: ${options.historyOnly ? '' : 'validating (unpatched, fix), '}comparing blame with git, looking for leaks of the fix`);
     try {
-      results.push(await checkBug(options.engine, options, spec, gitDir, reused));
+      record(await checkBug(options.engine, options, spec, gitDir, reused));
     } finally {
       // each bug has a repository of its own: keeping every session open ran a 61-bug Lang check out of memory
       options.engine.closeRepository(spec.repoId);
     }
   }
-  const order = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1));
-  results.sort((a, b) => order(a.bugId) - order(b.bugId));
+  results.sort((a, b) => bugNumber(a.bugId) - bugNumber(b.bugId));
   const reproduced = results.filter((r) => r.reproduced).length;
   const environmentExcluded = results.reduce((n, r) => n + r.environmentExcluded, 0);
   return { project: options.project, historyOnly: !!options.historyOnly, limits: checkLimits(options), bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };

@@ -67,6 +67,16 @@ export function readActiveBugs(projectDir: string): ActiveBug[] {
   }));
 }
 
+/**
+ * Defects4J's relevant test classes of a bug (`relevant_tests/<id>`: the classes whose tests load a class the fix
+ * modifies); undefined when Defects4J ships no list for it.
+ */
+export function readRelevantTestClasses(projectDir: string, id: number): Set<string> | undefined {
+  const text = readOptional(join(projectDir, 'relevant_tests', String(id)));
+  const classes = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return classes.length ? new Set(classes) : undefined;
+}
+
 export function readLayout(projectDir: string, bug: ActiveBug): { src: string; test: string } {
   const path = join(projectDir, 'dir-layout.csv');
   if (!existsSync(path)) throw new Defects4jImportError(`${path} is missing`, path);
