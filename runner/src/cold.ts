@@ -6,7 +6,7 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
-import { classNameOf, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
+import { classNameOf, jitFlags, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
 import { parseJavacOutput } from './diagnostics.ts';
 import { ECJ_JAR, harnessLaunch, projectJars } from './java-env.ts';
 import { nodeEncoding, projectSettings, type ProjectSettings } from './project-settings.ts';
@@ -152,7 +152,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ctx.sandbox,
       {
         argv: [
-          'java', ...jvmFlags(ctx.jvm), '-XX:TieredStopAtLevel=1', ...settings.jvmOptions,
+          'java', ...jvmFlags(ctx.jvm), ...jitFlags(ctx), ...settings.jvmOptions,
           ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['run', requestFile]),
         ],
         binds,

@@ -20,6 +20,18 @@ export interface RunnerContext {
   process: ProcessLimits;
   /** warm workers are replaced after this many validations */
   recycleAfter: number;
+  jit: JitMode;
+}
+
+export type JitMode = 'c1' | 'tiered';
+
+/**
+ * The JIT flags of a test JVM. C1 alone by default: every validation loads fresh classes, so C2 keeps recompiling them
+ * on the second core; C1 alone costs measurably less CPU per validation, which is what parallel variants need
+ * (docs/runner-api.md). Tiered for long whole-suite runs, where C2's code pays back.
+ */
+export function jitFlags(ctx: RunnerContext): string[] {
+  return ctx.jit === 'tiered' ? [] : ['-XX:TieredStopAtLevel=1'];
 }
 
 export function jvmFlags(l: JvmLimits): string[] {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { RUNNER_API_VERSION, type Health, type Isolation } from '../../worker/contracts/runner-api.ts';
-import type { RunnerContext } from './context.ts';
+import type { JitMode, RunnerContext } from './context.ts';
 import { DEFAULT_GIT_HOSTS } from './cors-proxy.ts';
 import { markRunner, otherRunnersAlive, prepareDataDir, sweepLeftovers } from './data-dir.ts';
 import { buildHarness, jdkVersion, missingJars, JAVA_DIR } from './java-env.ts';
@@ -39,6 +39,11 @@ export interface RunnerOptions {
   heapMb?: number;
   /** warm workers are replaced after this many validations; default 200 */
   recycleAfter?: number;
+  /**
+   * the test JVMs' JIT: 'c1' (default) suits an agent's many short validations of fresh classes; 'tiered' (C1 + C2)
+   * runs long whole suites faster (Math's, 4,164 tests: 35 s against 57 s), as `defects4j check` runs them
+   */
+  jit?: JitMode;
   log?: (line: string) => void;
 }
 
@@ -83,6 +88,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
     jvm: { heapMb, metaspaceMb: 256, stackKb: 2048 },
     process: { nproc: 1024, cpuSeconds: 600, fileSizeBytes: 256 * 1024 * 1024 },
     recycleAfter: opts.recycleAfter ?? 200,
+    jit: opts.jit ?? 'c1',
   };
   const validation = new ValidationService(ctx, workers);
   const token = opts.token ?? randomBytes(24).toString('base64url');

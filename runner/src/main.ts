@@ -1,6 +1,6 @@
 // Command line: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T]
 //   [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR]
-//   [--git-host HOST]... [--heap-mb MB] [--recycle-after N]
+//   [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]
 // Environment fallbacks: REPAIRLAB_RUNNER_PORT, _HOST, _TOKEN, _ORIGINS (comma-separated), _SANDBOX, _WORKERS, _DATA_DIR.
 import { parseArgs } from 'node:util';
 import { describeIsolation, startRunner } from './index.ts';
@@ -21,12 +21,13 @@ const { values } = parseArgs({
     'git-host': { type: 'string', multiple: true },
     'heap-mb': { type: 'string' },
     'recycle-after': { type: 'string' },
+    jit: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
 
 if (values.help) {
-  console.log('Usage: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T] [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR] [--git-host HOST]... [--heap-mb MB] [--recycle-after N]\nSee docs/runner-api.md.');
+  console.log('Usage: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T] [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR] [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]\nSee docs/runner-api.md.');
   process.exit(0);
 }
 
@@ -45,6 +46,11 @@ if (!['bwrap', 'docker', 'none'].includes(sandbox)) {
   console.error(`--sandbox must be bwrap, docker or none, got "${sandbox}"`);
   process.exit(2);
 }
+const jit = values.jit ?? env('JIT') ?? 'c1';
+if (jit !== 'c1' && jit !== 'tiered') {
+  console.error(`--jit must be c1 or tiered, got "${jit}"`);
+  process.exit(2);
+}
 const origins = values['allow-origin'] ?? env('ORIGINS')?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
 
 try {
@@ -60,6 +66,7 @@ try {
     gitHosts: values['git-host'],
     heapMb: int('heap-mb', values['heap-mb']),
     recycleAfter: int('recycle-after', values['recycle-after']),
+    jit,
   });
   console.log(`RepairLab runner listening on ${runner.url}`);
   console.log(`Token: ${runner.token}`);

@@ -6,7 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
-import { jvmFlags, workDir, type RunnerContext } from './context.ts';
+import { jitFlags, jvmFlags, workDir, type RunnerContext } from './context.ts';
 import { ECJ_JAR, harnessLaunch, projectJars } from './java-env.ts';
 import { projectSettings } from './project-settings.ts';
 import { killTree, newKey, ProtocolReader } from './proc.ts';
@@ -94,9 +94,8 @@ export class WarmWorker {
     const argv = await ctx.sandbox.command({
       argv: [
         'java', ...jvmFlags(ctx.jvm),
-        // every validation loads fresh classes, so C2 keeps recompiling them on the second core; C1 alone and a
-        // large young generation cost measurably less CPU per validation, which is what parallel variants need
-        '-XX:TieredStopAtLevel=1', `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
+        // a large young generation costs measurably less CPU per validation, which is what parallel variants need
+        ...jitFlags(ctx), `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
         ...settings.jvmOptions,
         ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['serve', path.join(dir, 'config.txt')]),
       ],

@@ -57,7 +57,8 @@ export function registerDefects4jCommands(program: Command): void {
             log: (m) => console.error(m), // progress on stderr; --json's report alone goes to stdout
             ...(opts.results ? { onResult: (r: { bugId: string }) => appendFileSync(opts.results!, JSON.stringify({ project: opts.project, ...r }) + '\n') } : {}),
           });
-        const report = opts.historyOnly ? await check() : await withRunner(opts, check);
+        // whole suites, run once each: C2's code pays back (a runner given by --runner keeps its own setting)
+        const report = opts.historyOnly ? await check() : await withRunner(opts, check, { jit: 'tiered' });
         print(!!opts.json, report, () =>
           [
             ...report.results.map(

@@ -258,18 +258,24 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
   try {
     if (!runner) throw new Error('no runner: validating needs one (or check history only)');
     const relevant = readRelevantTestClasses(join(options.d4jDir, 'framework', 'projects', options.project), bugNumber(bug.id));
+    const validate = async (patch: 'none' | 'ground-truth', selection: TestSelection) => {
+      const result = await engine.validatePatch(bug.id, patch, runner, selection, limits);
+      const failed = result.compiled ? `${result.tests.length} test(s) run, ${result.failingTests.length} failing` : 'does not compile';
+      options.log?.(`${bug.id}: ${patch === 'none' ? 'buggy version' : 'fix'}: ${failed}${result.stopped === 'none' ? '' : `, stopped: ${result.stopped}`} (${result.path}, ${(result.timingsMs.total / 1000).toFixed(1)} s)`);
+      return result;
+    };
     const runUnpatched = async (fixed: ValidationResult) => {
       const selection = unpatchedSelection(bug, fixed, relevant);
       out.unpatchedScope = selection.mode === 'all' ? 'all' : { relevantClasses: relevant!.size, tests: selection.tests.length };
-      return engine.validatePatch(bug.id, 'none', runner, selection, limits);
+      return validate('none', selection);
     };
     if (!options.recordEnvFailures) {
-      const fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
+      const fixed = await validate('ground-truth', ALL);
       judgeUnpatched(await runUnpatched(fixed), bug, false, suites);
       judgeFixed(fixed, suites);
     } else {
       // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
-      let fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
+      let fixed = await validate('ground-truth', ALL);
       const recorded: string[] = [];
       for (let round = 0; round < MAX_RECORDING_ROUNDS && fixed.compiled; round++) {
         const known = new Set((bug.layout.environmentExcludedTests ?? []).map((e) => e.test));
@@ -279,7 +285,7 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
         await saveSpec(engine, bug, options.outDir);
         recorded.push(...found.map((e) => e.test));
         options.log?.(`${bug.id}: ${found.length} test(s) fail on the fix in this environment; excluded (layout.environmentExcludedTests), running the fix again`);
-        fixed = await engine.validatePatch(bug.id, 'ground-truth', runner, ALL, limits);
+        fixed = await validate('ground-truth', ALL);
       }
       if (recorded.length) out.environmentRecorded = recorded;
       out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
