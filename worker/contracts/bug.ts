@@ -100,9 +100,11 @@ export const ProjectLayout = z.object({
     .describe('tests (pkg.Class::method) or whole classes left out of suite runs (Defects4J\'s broken tests)'),
   encoding: SourceEncoding.optional().describe('the sources\' character encoding, javac/ecj -encoding (default UTF-8)'),
   localeData: z
-    .enum(['cldr', 'compat'])
+    .enum(['cldr', 'compat', 'compat-only'])
     .optional()
-    .describe('the JDK\'s locale data for the tests: cldr (JDK 9+ default) or compat (JDK 8\'s: -Djava.locale.providers=COMPAT,CLDR)'),
+    .describe(
+      'the JDK\'s locale data for the tests: cldr (JDK 9+ default), compat (JDK 8\'s: -Djava.locale.providers=COMPAT,CLDR) or compat-only (JDK 8\'s data and only its ~160 locales: -Djava.locale.providers=COMPAT)',
+    ),
   environmentExcludedTests: z
     .array(EnvironmentExclusion)
     .optional()

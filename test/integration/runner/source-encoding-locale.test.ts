@@ -1,5 +1,6 @@
 // Defects4J on JDK 17 (issue 14): sources in ISO-8859-1 (commons-lang's) compile with the layout's `encoding` — base
-// files and patched ones — and `localeData: 'compat'` gives the tests JDK 8's locale data, on both paths and with
+// files and patched ones — and `localeData: 'compat'` gives the tests JDK 8's locale data ('compat-only': and only
+// JDK 8's locales), on both paths and with
 // both compilers (javac; ecj for old source levels).
 import { describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
@@ -28,6 +29,17 @@ public class DateFormatTest extends TestCase {
   /** JDK 8's (COMPAT) pattern; JDK 17's CLDR data says "EEEE, MMMM d, y 'at' h:mm:ss a zzzz" */
   public void testFullPatternAsJava8() {
     assertEquals("EEEE, MMMM d, yyyy h:mm:ss a z", ((SimpleDateFormat) DateFormat.getDateTimeInstance(DateFormat.FULL, DateFormat.FULL, Locale.US)).toPattern());
+  }
+}
+`,
+  'src/test/java/enc/LocalesTest.java': `package enc;
+import java.util.Locale;
+import junit.framework.TestCase;
+public class LocalesTest extends TestCase {
+  /** JDK 8 knew ~160 locales (its JRE data); JDK 17's CLDR ~1,000 (what Lang's FastDateParser loops go over) */
+  public void testJava8LocaleSet() {
+    int n = Locale.getAvailableLocales().length;
+    assertTrue(n + " locales", n < 300);
   }
 }
 `,
@@ -78,13 +90,15 @@ describe.each(['cold', 'warm'] as const)('Defects4J\'s JDK 8 environment on the 
       else expect(r.failingTests).toEqual(['enc.WordsTest::testCafe']);
     });
 
-    it("gives the tests JDK 8's locale data with localeData: 'compat' only", async () => {
+    it("gives the tests JDK 8's locale data with localeData: 'compat', and only JDK 8's locales with 'compat-only'", async () => {
       const layoutLatin1 = { ...layout, encoding: 'ISO-8859-1' as const };
       const cldr = await testRunner.client.validate(new Latin1Workspace(PROJECT), layoutLatin1, ALL, { path });
-      expect(cldr.failingTests).toEqual(['enc.DateFormatTest::testFullPatternAsJava8']);
+      expect(cldr.failingTests.sort()).toEqual(['enc.DateFormatTest::testFullPatternAsJava8', 'enc.LocalesTest::testJava8LocaleSet']);
       const compat = await testRunner.client.validate(new Latin1Workspace(PROJECT), { ...layoutLatin1, localeData: 'compat' }, ALL, { path });
-      expect(compat.plausible).toBe(true);
-      expect(compat.tests.filter((t) => t.status !== 'pass')).toEqual([]);
+      expect(compat.failingTests).toEqual(['enc.LocalesTest::testJava8LocaleSet']); // CLDR's locales are still there
+      const only = await testRunner.client.validate(new Latin1Workspace(PROJECT), { ...layoutLatin1, localeData: 'compat-only' }, ALL, { path });
+      expect(only.plausible).toBe(true);
+      expect(only.tests.filter((t) => t.status !== 'pass')).toEqual([]);
     });
   });
 });
