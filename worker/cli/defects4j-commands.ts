@@ -1,7 +1,8 @@
 // `repairlab defects4j …`: commands over Defects4J checkouts. `check` imports (or reuses) and validates bugs through a
 // runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
 import type { Command } from 'commander';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { BugCheck } from '../benchmarks/defects4j/check.ts';
 import { print, wholeNumber } from './flags.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 
@@ -32,13 +33,16 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
     .option('--results <file>', "append each bug's result to FILE as a JSON line as soon as it is checked (a check of a whole project keeps what it measured if stopped)")
+    .option('--resume', "with --results: the bugs FILE already holds a result for (this project, the same --history-only) are not checked again; their results join the report")
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; results?: string; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; results?: string; resume?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
+        if (opts.resume && !opts.results) throw new Error('--resume reads the results of an earlier check: give the file with --results FILE.');
+        const done = opts.resume ? readCheckResults(opts.results!, opts.project, !!opts.historyOnly) : [];
         const engine = await createNodeEngine();
         const check = (runner?: Parameters<typeof checkDefects4j>[0]['runner']) =>
           checkDefects4j({
@@ -55,7 +59,8 @@ export function registerDefects4jCommands(program: Command): void {
             ...(perTestTimeout ? { perTestTimeoutMs: perTestTimeout * 1000 } : {}),
             ...(runner ? { runner } : {}),
             log: (m) => console.error(m), // progress on stderr; --json's report alone goes to stdout
-            ...(opts.results ? { onResult: (r: { bugId: string }) => appendFileSync(opts.results!, JSON.stringify({ project: opts.project, ...r }) + '\n') } : {}),
+            ...(opts.results ? { onResult: (r: { bugId: string }) => appendFileSync(opts.results!, JSON.stringify({ project: opts.project, historyOnly: !!opts.historyOnly, ...r }) + '\n') } : {}),
+            ...(done.length ? { done } : {}),
           });
         // whole suites, run once each: C2's code pays back (a runner given by --runner keeps its own setting)
         const report = opts.historyOnly ? await check() : await withRunner(opts, check, { jit: 'tiered' });
@@ -76,4 +81,28 @@ export function registerDefects4jCommands(program: Command): void {
         if (report.failed) process.exitCode = 1;
       },
     );
+}
+
+/**
+ * The results a `--results` file holds for a project checked the same way (the last line of a bug wins). A line that is
+ * not JSON is refused, naming the file and the line: the file is the check's record, and guessing past a damaged
+ * line would report a bug as checked when it was not.
+ */
+function readCheckResults(file: string, project: string, historyOnly: boolean): BugCheck[] {
+  if (!existsSync(file)) return [];
+  const byBug = new Map<string, BugCheck>();
+  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let row: BugCheck & { project?: string; historyOnly?: boolean };
+    try {
+      row = JSON.parse(line) as typeof row;
+    } catch {
+      throw new Error(`${file}:${i + 1} is not a JSON line of \`defects4j check --results\`: remove the line (or the file) and check that bug again.`);
+    }
+    if (row.project === project && !!row.historyOnly === historyOnly && typeof row.bugId === 'string') {
+      const { project: _p, historyOnly: _h, ...result } = row;
+      byBug.set(row.bugId, result);
+    }
+  });
+  return [...byBug.values()];
 }

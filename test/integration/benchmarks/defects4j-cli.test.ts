@@ -109,6 +109,25 @@ describe('repairlab defects4j check', () => {
     ]);
   }, 300_000);
 
+  it('--resume carries the bugs a --results file holds into the report without checking them again', async () => {
+    const resultsFile = join(root, 'check-results.jsonl'); // written by the check above: Calc-1…5
+    // nothing is left to check, so the unreachable runner is never asked
+    const r = await cli(['defects4j', 'check', ...source(), '--bugs', '1-3', '--out', out, '--json', '--results', resultsFile, '--resume', '--runner', 'http://127.0.0.1:9'], home);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Calc: 3 bug(s) checked before (resumed), not checked again');
+    const report = JSON.parse(r.stdout) as { bugs: number; reproduced: number; results: { bugId: string }[] };
+    expect({ bugs: report.bugs, reproduced: report.reproduced, ids: report.results.map((x) => x.bugId) }).toEqual({ bugs: 3, reproduced: 3, ids: ['Calc-1', 'Calc-2', 'Calc-3'] });
+    // a damaged record is refused, naming the file and line; --resume without a file is refused
+    const damaged = join(root, 'damaged.jsonl');
+    writeFileSync(damaged, readFileSync(resultsFile, 'utf8') + '{"project":"Calc","bugId":\n');
+    const bad = await cli(['defects4j', 'check', ...source(), '--bugs', '1', '--out', out, '--results', damaged, '--resume', '--runner', 'http://127.0.0.1:9'], home);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/damaged\.jsonl:6 is not a JSON line of `defects4j check --results`/);
+    const noFile = await cli(['defects4j', 'check', ...source(), '--bugs', '1', '--out', out, '--resume'], home);
+    expect(noFile.code).not.toBe(0);
+    expect(noFile.stderr).toContain('--resume reads the results of an earlier check: give the file with --results FILE.');
+  }, 120_000);
+
   it('imports bugs the catalogue does not hold, and prints per-project counts as text', async () => {
     const r = await cli(['defects4j', 'check', ...source(), '--bugs', '3', '--out', join(root, 'fresh-out'), ...viaRunner()], join(root, 'fresh-home'));
     expect(r.code, r.stderr).toBe(0);

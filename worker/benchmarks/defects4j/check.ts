@@ -55,6 +55,8 @@ export interface CheckOptions {
   log?: (message: string) => void;
   /** called with each bug's result as soon as it is checked (a long check keeps what it measured if stopped) */
   onResult?: (result: BugCheck) => void;
+  /** results of an earlier, stopped check of the same project (`--resume`): these bugs are not checked again */
+  done?: BugCheck[];
 }
 
 export interface BugCheck {
@@ -318,9 +320,10 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   const activeCsv = join(options.d4jDir, 'framework', 'projects', options.project, 'active-bugs.csv');
   const listed = options.bugs ? parseBugList(options.bugs) : active.map((b) => b.id);
   // an id Defects4J does not list (deprecated or unknown) is that id's failure, not the end of the check
-  const wanted = listed.filter((id) => active.some((b) => b.id === id));
+  const done = new Map((options.done ?? []).map((r) => [bugNumber(r.bugId), r]));
+  const wanted = listed.filter((id) => active.some((b) => b.id === id) && !done.has(id));
   const inactive: BugCheck[] = listed
-    .filter((id) => !wanted.includes(id))
+    .filter((id) => !wanted.includes(id) && !done.has(id))
     .map((id) => ({ bugId: `${options.project}-${id}`, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${id} is not an active bug of ${options.project} (deprecated or unknown; input at fault: ${activeCsv})`] }));
   const catalogue = new Map((await options.engine.catalog.bugs()).map((b) => [b.id, b]));
   // reuse a registered bug only when it was imported from the same original revision (and its repository is stored)
@@ -333,7 +336,8 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     }
   }
   const toImport = wanted.filter((id) => !reusable.has(id));
-  const results: BugCheck[] = [];
+  const results: BugCheck[] = listed.flatMap((id) => done.get(id) ?? []);
+  if (results.length) log(`${options.project}: ${results.length} bug(s) checked before (resumed), not checked again`);
   const record = (result: BugCheck) => {
     results.push(result);
     log(`${result.bugId}: ${result.reproduced ? (options.historyOnly ? 'passes' : 'reproduces') : `FAILS — ${result.reasons.join('; ')}`}`);
