@@ -83,6 +83,19 @@ export function registerBenchCommands(program: Command): void {
     });
 
   bench
+    .command('pack-index [bundle]')
+    .description("importing a bundle into the Node store: git index-pack against isomorphic-git's indexer, interleaved (default: a bundle of this checkout)")
+    .option('--rounds <n>', 'rounds (medians are reported)', '3')
+    .option('--json', 'print JSON')
+    .action(async (bundle: string | undefined, opts: { rounds: string; json?: boolean }) => {
+      const { existsSync } = await import('node:fs');
+      if (bundle && !existsSync(bundle)) throw new Error(`bench pack-index: ${bundle} does not exist; give a git bundle (git bundle create repo.bundle --all) or none.`);
+      const { benchPackIndex, packIndexText } = await import('../../benchmarks/perf/pack-index.ts');
+      const r = await benchPackIndex(bundle, positiveInt('--rounds', opts.rounds));
+      print(!!opts.json, r, () => packIndexText(r));
+    });
+
+  bench
     .command('experiment-results')
     .description("the Experiments tab on 1,000 trajectories in Chromium: time to render, longest block while scrolling (goals < 1 s, < 100 ms; needs a build: npx vite build)")
     .option('--dist <dir>', 'the built app', 'dist')

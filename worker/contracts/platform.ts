@@ -44,6 +44,11 @@ export interface Platform {
   storageEstimate(): Promise<{ usage: number; quota: number } | undefined>;
   /** Locks that tell every engine sharing the records (browser tabs) which runs are going on; optional. */
   runLocks?: RunLocks;
+  /**
+   * Writes the index of `<gitdir>/<packPath>` beside it and returns the pack's object ids, where the platform has a
+   * faster indexer than isomorphic-git's (Node: `git index-pack`); optional — the store uses isomorphic-git without it.
+   */
+  indexPack?(gitdir: string, packPath: string): Promise<string[]>;
 }
 
 /** A run going on holds its lock; the records show it as interrupted only when no engine holds it. */

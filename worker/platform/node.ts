@@ -1,5 +1,6 @@
 // The Node side of Platform: node:fs for isomorphic-git, assets from the checkout's public/ dir,
 // records as JSON files. Used by the CLI and by tests; never imported by browser code.
+import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,8 @@ export interface NodePlatformOptions {
   publicDir?: string;
   /** Where repositories live (default: <root>/repos). */
   reposRoot?: string;
+  /** index packs with isomorphic-git even where git is installed (default: git index-pack when it is) */
+  jsPackIndex?: boolean;
 }
 
 const DEFAULT_PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -85,5 +88,51 @@ export function createNodePlatform(options: NodePlatformOptions): Platform {
     async storageEstimate() {
       return undefined;
     },
+    ...(!options.jsPackIndex && hasGit() ? { indexPack: gitIndexPack } : {}),
   };
+}
+
+/**
+ * The object ids a version-2 pack index lists: magic, version, a 256-entry fan-out whose last entry is the count,
+ * then the sorted 20-byte ids.
+ */
+export function packIndexOids(idx: Uint8Array): string[] {
+  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+  if (idx.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new Error('not a version-2 pack index');
+  const count = view.getUint32(8 + 255 * 4);
+  const start = 8 + 1024;
+  if (idx.length < start + count * 20) throw new Error('pack index cut short');
+  const hex = Buffer.from(idx.buffer, idx.byteOffset + start, count * 20).toString('hex');
+  return Array.from({ length: count }, (_, i) => hex.slice(i * 40, i * 40 + 40));
+}
+
+/**
+ * `git index-pack` where git is installed: an index of the same objects isomorphic-git's would list, from native code
+ * (commons-math's history up to a Defects4J bug, 8.2 MB packed: 1.1 s against 9.6 s, 8.4×, measured 2026-11-27 by
+ * `repairlab bench pack-index` — a whole-project Defects4J check registers a bundle per bug).
+ */
+async function gitIndexPack(gitdir: string, packPath: string): Promise<string[]> {
+  const { execFile } = await import('node:child_process');
+  const pack = join(gitdir, packPath);
+  const idx = pack.replace(/\.pack$/, '.idx');
+  await new Promise<void>((done, fail) =>
+    execFile('git', ['index-pack', '-o', idx, pack], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }, (error, _out, stderr) =>
+      error ? fail(new Error(`git index-pack: ${(stderr || error.message).trim()}`)) : done(),
+    ),
+  );
+  return packIndexOids(new Uint8Array(await readFile(idx)));
+}
+
+/** Whether `git` runs here (asked once). */
+let gitAvailable: boolean | undefined;
+function hasGit(): boolean {
+  if (gitAvailable === undefined) {
+    try {
+      execFileSync('git', ['--version'], { stdio: 'ignore' });
+      gitAvailable = true;
+    } catch {
+      gitAvailable = false;
+    }
+  }
+  return gitAvailable;
 }

@@ -242,14 +242,18 @@ export class RepoStore {
     await mkdirp(this.fs, `${tmpDir}/objects/pack`);
     const packPath = `objects/pack/pack-${checksum}.pack`;
     await this.fs.promises.writeFile(`${tmpDir}/${packPath}`, pack);
-    const { oids } = await git.indexPack({
-      fs: this.fs as never,
-      dir: tmpDir,
-      gitdir: tmpDir,
-      filepath: packPath,
-      cache: {},
-      onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
-    });
+    const oids = this.platform.indexPack
+      ? await this.platform.indexPack(tmpDir, packPath)
+      : (
+          await git.indexPack({
+            fs: this.fs as never,
+            dir: tmpDir,
+            gitdir: tmpDir,
+            filepath: packPath,
+            cache: {},
+            onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
+          })
+        ).oids;
     if (oids.length !== objects) throw new BundleError(`${label}: the pack lists ${objects} objects but ${oids.length} were indexed: the file is corrupt.`);
     return new Set(oids);
   }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodePlatform } from '../../../worker/platform/node.ts';
+import { createNodePlatform, packIndexOids } from '../../../worker/platform/node.ts';
 import { BundleError } from '../../../worker/repo/bundle.ts';
 import { RepoStore } from '../../../worker/repo/store.ts';
 import { GitFixture, removeDir, tempDir } from './git-fixture.ts';
@@ -29,6 +29,21 @@ describe('RepoStore on the Node platform', () => {
   });
 
   afterAll(() => removeDir(work));
+
+  it('indexes a pack with git index-pack where git is installed, listing the objects isomorphic-git lists', async () => {
+    const bytes = new Uint8Array(readFileSync(bundlePath));
+    const native = createNodePlatform({ root: join(work, 'store-native') });
+    const js = createNodePlatform({ root: join(work, 'store-js'), jsPackIndex: true });
+    expect(native.indexPack).toBeTypeOf('function');
+    expect(js.indexPack).toBeUndefined();
+    const [a, b] = [await new RepoStore(native).importBundle('demo', bytes), await new RepoStore(js).importBundle('demo', bytes)];
+    expect(a.objects).toBe(b.objects);
+    const listed = (root: string) => execFileSync('git', ['--git-dir', join(root, 'demo'), 'cat-file', '--batch-all-objects', '--batch-check'], { encoding: 'utf8' });
+    expect(listed(native.reposRoot)).toBe(listed(js.reposRoot));
+    const session = await new RepoStore(native).openRepo('demo');
+    expect(new TextDecoder().decode(await session.readFileAt(commits[0]!, 'src/main/java/demo/A.java'))).toBe('class A {}\n');
+    expect(() => packIndexOids(new Uint8Array(2000))).toThrow('not a version-2 pack index');
+  });
 
   it('imports a bundle, reports progress, and reads files at each commit without a checkout', async () => {
     const platform = createNodePlatform({ root: join(work, 'store1') });
