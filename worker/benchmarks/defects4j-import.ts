@@ -27,9 +27,19 @@ import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from
  * FastDateParser tests loop over every available locale: over JDK 17's ~1,000 CLDR locales a test takes 34 s (past the
  * check's 30 s limit; 16 such tests in a suite), over JDK 8's ~160 3 s — JDK 8's set alone (`compat-only`). JDK 17's
  * COMPAT data is not exactly JDK 8's (measured on Lang-1 and Lang-40: DateUtilsTest::testLANG799_* fail under it and
- * pass under CLDR): such tests are environment failures, recorded per bug with their reason.
+ * pass under CLDR): such tests are environment failures, recorded per bug with their reason. Except where Defects4J
+ * rewrote a test for JDK 11's CLDR data (Lang's compile-errors/locale-*.diff: LocaleUtilsTest expects `it` spoken in
+ * VA and SM): a bug whose trigger tests live in such a file keeps CLDR (Lang-26, 38, 50, 56, 57) — under JDK 8's
+ * locale set Lang-57's fix fails three of its trigger tests.
  */
 const LOCALE_DATA: Record<string, 'compat' | 'compat-only'> = { Time: 'compat', Lang: 'compat-only' };
+
+/** The locale data of a bug's tests: its project's (LOCALE_DATA), or CLDR when a trigger test sits in a file Defects4J adapted to CLDR. */
+export function localeDataOf(project: string, triggerTests: string[], cldrAdaptedFiles: string[]): ProjectLayout['localeData'] {
+  const adapted = cldrAdaptedFiles.map((f) => f.replace(/\.java$/, '').replace(/\//g, '.'));
+  const onCldr = triggerTests.some((t) => adapted.some((a) => a.endsWith(`.${t.slice(0, t.indexOf('::'))}`)));
+  return onCldr ? undefined : LOCALE_DATA[project];
+}
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
 import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
@@ -230,6 +240,7 @@ function importOne(
       git(['update-ref', `refs/repairlab/jars/${bugId}`, writeTree(gitDir, jarDir)], { gitDir });
     }
     const jarOids = jars.map((jar) => ({ name: jar.name, oid: git(['hash-object', '--', join(work, 'jars', jar.name)]).trim() }));
+    const localeData = localeDataOf(options.project, failingTests, recipe.cldrAdaptedFiles);
     const levels = recipe.javaLevels ?? javaLevels(projectDir, revisions, readFixedFile, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
     options.log?.(
       `${bugId}: Java ${levels.source} (from ${levels.from}), encoding ${encoding.encoding ?? 'UTF-8'} (from ${encoding.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`,
@@ -264,7 +275,7 @@ function importOne(
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',
-      ...(LOCALE_DATA[options.project] ? { localeData: LOCALE_DATA[options.project] } : {}),
+      ...(localeData ? { localeData } : {}),
       excludedTests: excluded,
       ...(encoding.encoding && encoding.encoding !== 'UTF-8' ? { encoding: encoding.encoding } : {}),
       ...(recipe.buildSteps.length ? { buildSteps: recipe.buildSteps } : {}),

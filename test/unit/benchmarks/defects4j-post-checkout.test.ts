@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHART_EXPERIMENTAL_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
 import { Defects4jImportError } from '../../../worker/benchmarks/defects4j/git.ts';
 import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
+import { localeDataOf } from '../../../worker/benchmarks/defects4j-import.ts';
 
 let root: string;
 let projectDir: string;
@@ -51,6 +52,19 @@ describe('compile-errors/ diffs', () => {
     expect(read('src/test/java/U.java')).toBe(T('  int y = 2;'));
     expect(result.steps).toEqual(['applied compile-errors/other-3-3.diff', 'applied compile-errors/test-1-4.diff']);
     expect(run('P', 10).steps).toEqual([]);
+  });
+
+  it('lists the files Defects4J\'s locale-*.diff rewrote for CLDR; a bug whose trigger tests sit there keeps CLDR', () => {
+    write(tree, 'src/test/java/p/LocaleUtilsTest.java', T('  String[] it = {"IT", "CH"};'));
+    write(tree, 'src/test/java/p/T.java', T('  int x = broken();'));
+    write(projectDir, 'compile-errors/locale-1-4.diff', diff('src/test/java/p/LocaleUtilsTest.java', '  String[] it = {"IT", "CH"};', '  String[] it = {"VA", "SM", "IT", "CH"};'));
+    write(projectDir, 'compile-errors/test-1-4.diff', diff('src/test/java/p/T.java', '  int x = broken();', '  int x = 1;'));
+    const result = run('Lang', 2);
+    expect(result.cldrAdaptedFiles).toEqual(['src/test/java/p/LocaleUtilsTest.java']);
+    expect(localeDataOf('Lang', ['p.LocaleUtilsTest::testCountriesByLanguage'], result.cldrAdaptedFiles)).toBeUndefined(); // CLDR
+    expect(localeDataOf('Lang', ['p.NumberUtilsTest::testCreateNumber'], result.cldrAdaptedFiles)).toBe('compat-only');
+    expect(localeDataOf('Time', ['p.LocaleUtilsTest::x'], [])).toBe('compat');
+    expect(localeDataOf('Math', ['p.LocaleUtilsTest::x'], [])).toBeUndefined();
   });
 
   it('applies to the tree even when the tree lies inside another git repository', () => {

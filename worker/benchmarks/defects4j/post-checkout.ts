@@ -69,10 +69,15 @@ export interface PostCheckoutResult {
   javaLevels?: JavaLevels;
   /** programs the project's build runs after compiling (layout.buildSteps): Time's zone database */
   buildSteps: BuildStep[];
+  /**
+   * files of the tree Defects4J's `locale-*.diff` rewrote (Lang): their expectations are JDK 11's CLDR locale data
+   * (its locale set: `it` spoken in VA and SM, …), so a bug whose trigger tests live there is checked under CLDR
+   */
+  cldrAdaptedFiles: string[];
 }
 
 export function postCheckout(ctx: PostCheckoutContext): PostCheckoutResult {
-  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [], buildSteps: [] };
+  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [], buildSteps: [], cldrAdaptedFiles: [] };
   // Time moves JodaTime/* up first: its compile-errors diffs are written against the moved layout
   if (ctx.project === 'Time') moveJodaTimeUp(ctx, result);
   applyCompileErrorDiffs(ctx, result);
@@ -98,6 +103,11 @@ export function mergeJars<T extends { name: string }>(jars: T[], extra: T[]): T[
 /** `<name>-<lo>-<hi>.diff`, or `.optional.diff` (JacksonDatabind: a diff that may fail to apply). */
 const COMPILE_ERROR_DIFF = /-(\d+)-(\d+)(\.optional)?\.diff$/;
 
+/** The files a unified diff writes (its `+++ b/…` lines). */
+function patchedFiles(diff: string): string[] {
+  return [...readFileSync(diff, 'utf8').matchAll(/^\+\+\+ b\/(\S+)/gm)].map((m) => m[1]!);
+}
+
 function applyCompileErrorDiffs(ctx: PostCheckoutContext, result: PostCheckoutResult): void {
   const dir = join(ctx.projectDir, 'compile-errors');
   if (!existsSync(dir)) return;
@@ -111,7 +121,10 @@ function applyCompileErrorDiffs(ctx: PostCheckoutContext, result: PostCheckoutRe
     if (!m || key < Number(m[1]) || key > Number(m[2])) continue;
     const optional = m[3] !== undefined;
     const applied = applyPatch(workDir, join(dir, name));
-    if (applied.ok) result.steps.push(`applied compile-errors/${name}`);
+    if (applied.ok) {
+      result.steps.push(`applied compile-errors/${name}`);
+      if (name.startsWith('locale-')) result.cldrAdaptedFiles.push(...patchedFiles(join(dir, name)));
+    }
     else if (optional) result.steps.push(`skipped compile-errors/${name} (optional; does not apply)`);
     else {
       throw new Defects4jImportError(
