@@ -2,7 +2,7 @@
 // classes by their outer class) and the trigger tests; otherwise, or when the fix run did not run the whole suite,
 // the whole suite.
 import { describe, expect, it } from 'vitest';
-import { unpatchedSelection } from '../../../worker/benchmarks/defects4j/check.ts';
+import { unpatchedSelection, withTriggerOutcomes } from '../../../worker/benchmarks/defects4j/check.ts';
 import type { BugSpec } from '../../../worker/contracts/bug.ts';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
 
@@ -30,5 +30,21 @@ describe('unpatchedSelection', () => {
     expect(unpatchedSelection(bug, fixRun(ran), undefined)).toEqual({ mode: 'all' });
     expect(unpatchedSelection(bug, fixRun(ran, { stopped: 'wall-clock' }), new Set(['p.A']))).toEqual({ mode: 'all' });
     expect(unpatchedSelection(bug, fixRun([], { compiled: false, stopped: 'compile-error' }), new Set(['p.A']))).toEqual({ mode: 'all' });
+  });
+});
+
+describe('withTriggerOutcomes', () => {
+  it("takes the trigger tests' outcomes from their own run and the others' from the rest", () => {
+    const triggers = fixRun(['p.Trigger::t'], { failingTests: ['p.Trigger::t'], plausible: false });
+    triggers.tests[0]!.status = 'fail';
+    // after other tests, the trigger test passed (shared state): its own run decides
+    const rest = fixRun(['p.A::a1', 'p.Trigger::t', 'p.B::b'], { failingTests: ['p.B::b'], plausible: false });
+    rest.tests[2]!.status = 'fail';
+    const merged = withTriggerOutcomes(rest, triggers, ['p.Trigger::t']);
+    expect(merged.failingTests.sort()).toEqual(['p.B::b', 'p.Trigger::t']);
+    expect(merged.tests.map((t) => `${t.id}:${t.status}`).sort()).toEqual(['p.A::a1:pass', 'p.B::b:fail', 'p.Trigger::t:fail']);
+    expect(merged.plausible).toBe(false);
+    const broken = fixRun([], { compiled: false, stopped: 'compile-error' });
+    expect(withTriggerOutcomes(broken, triggers, ['p.Trigger::t'])).toBe(broken);
   });
 });
