@@ -263,7 +263,7 @@ function importOne(
       testDirs: [layout.test, ...recipe.testDirs],
       // where tests find class-path data: Maven's resource folders (Math's test data), and source folders that keep
       // resources beside the code, as older ant layouts do (Jsoup's entities-*.properties, JxPath's test XML)
-      resourceDirs: resourceFolders(fixedDir, 'src/main/resources', [layout.src, ...recipe.sourceDirs]),
+      resourceDirs: [...resourceFolders(fixedDir, 'src/main/resources', [layout.src, ...recipe.sourceDirs]), ...recipe.resourceDirs],
       testResourceDirs: resourceFolders(fixedDir, 'src/test/resources', [layout.test, ...recipe.testDirs]),
       javaRelease: options.javaRelease ?? 8,
       junit: 'junit4',

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHART_EXPERIMENTAL_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
+import { CHART_EXPERIMENTAL_DIR, CLOSURE_RESOURCE_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
 import { Defects4jImportError } from '../../../worker/benchmarks/defects4j/git.ts';
 import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
 import { localeDataOf } from '../../../worker/benchmarks/defects4j-import.ts';
@@ -273,6 +273,24 @@ describe('project recipes', () => {
     expect(result.steps[0]).toMatch(/lib\/rhino\/src\/mozilla\/js\/rhino\/src \(1 files\) renamed/);
     expect(read(`${RHINO_SOURCE_DIR}/com/google/javascript/rhino/head/Kit.java`)).toBe('package com.google.javascript.rhino.head;\n');
     expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'com/google/javascript/rhino/head/CVS'))).toBe(false);
+  });
+
+  it('Closure: resources build.xml copies into the class directory lie under a resource directory at the path the code reads', () => {
+    write(tree, 'build.xml', [
+      '<project name="compiler"><target name="compile">',
+      '    <copy file="${src.dir}/com/google/javascript/rhino/Messages.properties"',
+      '          todir="${classes.dir}/rhino_ast/java/com/google/javascript/rhino/" />',
+      '    <copy file="${src.dir}/com/google/javascript/jscomp/parsing/ParserConfig.properties"',
+      '          todir="${classes.dir}/com/google/javascript/jscomp/parsing" />',
+      '</target></project>',
+    ].join('\n'));
+    write(tree, 'src/com/google/javascript/rhino/Messages.properties', 'msg.x = X\n');
+    write(tree, 'src/com/google/javascript/jscomp/parsing/ParserConfig.properties', 'a = b\n');
+    const result = run('Closure', 80, { layout: { src: 'src', test: 'test' } });
+    expect(result.resourceDirs).toEqual([CLOSURE_RESOURCE_DIR]);
+    expect(read(`${CLOSURE_RESOURCE_DIR}/rhino_ast/java/com/google/javascript/rhino/Messages.properties`)).toBe('msg.x = X\n');
+    // copied onto its own package path: src/ is a resource root already, nothing is written
+    expect(existsSync(join(tree, CLOSURE_RESOURCE_DIR, 'com'))).toBe(false);
   });
 
   it('Closure: others get gen/ and the tree\'s jars', () => {

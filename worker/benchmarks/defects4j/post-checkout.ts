@@ -74,10 +74,12 @@ export interface PostCheckoutResult {
    * (its locale set: `it` spoken in VA and SM, …), so a bug whose trigger tests live there is checked under CLDR
    */
   cldrAdaptedFiles: string[];
+  /** resource roots the recipe writes (layout.resourceDirs besides the import's own): Closure's copied resources */
+  resourceDirs: string[];
 }
 
 export function postCheckout(ctx: PostCheckoutContext): PostCheckoutResult {
-  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [], buildSteps: [], cldrAdaptedFiles: [] };
+  const result: PostCheckoutResult = { steps: [], jars: [], sourceDirs: [], testDirs: [], buildSteps: [], cldrAdaptedFiles: [], resourceDirs: [] };
   // Time moves JodaTime/* up first: its compile-errors diffs are written against the moved layout
   if (ctx.project === 'Time') moveJodaTimeUp(ctx, result);
   applyCompileErrorDiffs(ctx, result);
@@ -212,6 +214,7 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     const setLevel = existsSync(buildXml) ? /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(readFileSync(buildXml, 'utf8'))?.[1] : undefined;
     const level = setLevel ?? '1.6';
     r.javaLevels = { source: level, target: level, from: setLevel ? "build.xml's ant.build.javac.source" : 'Defects4J\'s Closure recipe (1.6 when build.xml sets no ant.build.javac.source)' };
+    if (existsSync(buildXml)) copyClassResources(ctx, r, readFileSync(buildXml, 'utf8'));
     if (existsSync(join(ctx.dir, 'gen'))) {
       r.sourceDirs.push('gen');
       r.steps.push('gen/ (checked-in generated sources) added as a source directory');
@@ -448,5 +451,33 @@ function treeJars(dir: string): TreeJar[] {
     }
   }
   return mergeJars([], found);
+}
+
+/** Where Closure's resources copied into the class directory go: a resource root of the layout. */
+export const CLOSURE_RESOURCE_DIR = 'build/classes-resources';
+
+/**
+ * Closure's build.xml copies resources into the class directory where the code looks for them, e.g.
+ * `<copy file="${src.dir}/com/google/javascript/rhino/Messages.properties" todir="${classes.dir}/rhino_ast/java/com/google/javascript/rhino/"/>`
+ * (ScriptRuntime's bundle `rhino_ast.java.com.google.javascript.rhino.Messages`): without it 6,726 of Closure-1's
+ * 7,799 tests failed on the fix with MissingResourceException. Each such copy is made under CLOSURE_RESOURCE_DIR, a
+ * resource root; a copy to the file's own package path needs none (the source folder is a resource root already).
+ */
+function copyClassResources(ctx: PostCheckoutContext, r: PostCheckoutResult, buildXml: string): void {
+  let copied = 0;
+  for (const m of buildXml.matchAll(/<copy\s+file="\$\{src\.dir\}\/([^"]+)"\s+todir="\$\{classes\.dir\}\/([^"]*)"/g)) {
+    const [, file, todir] = m as unknown as [string, string, string];
+    const target = `${todir.replace(/\/+$/, '')}/${file.slice(file.lastIndexOf('/') + 1)}`;
+    const source = join(ctx.dir, ctx.layout.src, file);
+    if (target === file || !existsSync(source)) continue;
+    const out = join(ctx.dir, CLOSURE_RESOURCE_DIR, target);
+    mkdirSync(dirname(out), { recursive: true });
+    copyFileSync(source, out);
+    copied++;
+  }
+  if (copied) {
+    r.resourceDirs.push(CLOSURE_RESOURCE_DIR);
+    r.steps.push(`${copied} resource(s) build.xml copies into the class directory written under ${CLOSURE_RESOURCE_DIR}, a resource directory`);
+  }
 }
 
