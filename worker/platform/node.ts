@@ -1,6 +1,6 @@
 // The Node side of Platform: node:fs for isomorphic-git, assets from the checkout's public/ dir,
 // records as JSON files. Used by the CLI and by tests; never imported by browser code.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -112,7 +112,6 @@ export function packIndexOids(idx: Uint8Array): string[] {
  * `repairlab bench pack-index` — a whole-project Defects4J check registers a bundle per bug).
  */
 async function gitIndexPack(gitdir: string, packPath: string): Promise<string[]> {
-  const { execFile } = await import('node:child_process');
   const pack = join(gitdir, packPath);
   const idx = pack.replace(/\.pack$/, '.idx');
   await new Promise<void>((done, fail) =>

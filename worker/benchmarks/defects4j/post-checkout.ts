@@ -203,18 +203,19 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
   Closure: (ctx, r) => {
     // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
     // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
-    const buildXml = join(ctx.dir, 'build.xml');
-    const rhinoDir = existsSync(buildXml) ? rhinoBuildDir(readFileSync(buildXml, 'utf8')) : undefined;
+    const buildXmlPath = join(ctx.dir, 'build.xml');
+    const buildXml = existsSync(buildXmlPath) ? readFileSync(buildXmlPath, 'utf8') : undefined;
+    const rhinoDir = buildXml === undefined ? undefined : rhinoBuildDir(buildXml);
     if (rhinoDir) {
       const written = renameRhinoSources(ctx.dir, rhinoDir, `${ctx.revision}:build.xml`);
       r.sourceDirs.push(RHINO_SOURCE_DIR);
       r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: ${rhinoDir}/src (${written} files) renamed org.mozilla.javascript → com.google.javascript.rhino.head into ${RHINO_SOURCE_DIR}, a source directory`);
     }
     // _post_checkout inserts ant.build.javac.source/target 1.6 unless build.xml sets them (`@Override` on interface methods needs 1.6)
-    const setLevel = existsSync(buildXml) ? /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(readFileSync(buildXml, 'utf8'))?.[1] : undefined;
+    const setLevel = buildXml === undefined ? undefined : /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(buildXml)?.[1];
     const level = setLevel ?? '1.6';
     r.javaLevels = { source: level, target: level, from: setLevel ? "build.xml's ant.build.javac.source" : 'Defects4J\'s Closure recipe (1.6 when build.xml sets no ant.build.javac.source)' };
-    if (existsSync(buildXml)) copyClassResources(ctx, r, readFileSync(buildXml, 'utf8'));
+    if (buildXml !== undefined) copyClassResources(ctx, r, buildXml);
     if (existsSync(join(ctx.dir, 'gen'))) {
       r.sourceDirs.push('gen');
       r.steps.push('gen/ (checked-in generated sources) added as a source directory');
