@@ -153,7 +153,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       {
         argv: [
           'java', ...jvmFlags(ctx.jvm), ...jitFlags(ctx), ...settings.jvmOptions,
-          ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['run', requestFile]),
+          ...harnessLaunch(ctx.harnessDir, { runner: projectJars(layout.junit, layout.classpath), project: settings.uploadedJars }, ['run', requestFile]),
         ],
         binds,
         cwd: project,

@@ -30,15 +30,17 @@ export const JAVAC_POOL_ACCESS = [
  * How a harness JVM starts: the harness as the named module repairlab.harness (runner/java/src/module-info.java —
  * code under test cannot reflect into it), reading the class path, where JUnit and the project's jars stay. JaCoCo
  * and its ASM are not on the class path (they would shadow a project's own ASM): the harness loads them apart, from
- * `repairlab.coverage.path`.
+ * `repairlab.coverage.path`. The class path holds the runner's JUnit and hamcrest first, then the project's jars
+ * (`repairlab.project.jars`: only these may be defined beside the project's classes, see LinkedJars.java).
  */
-export function harnessLaunch(harnessDir: string, classPath: string[], command: string[]): string[] {
+export function harnessLaunch(harnessDir: string, jars: { runner: string[]; project: string[] }, command: string[]): string[] {
   return [
     // ALL-DEFAULT: the modules a class-path application gets (java.xml, java.sql, jdk.unsupported, …); launched with
     // -m, the JVM would otherwise resolve only what the harness requires, and project code would miss them
     '--module-path', path.join(harnessDir, 'module'), '--add-modules', 'ALL-DEFAULT', '--add-reads', 'repairlab.harness=ALL-UNNAMED', ...JAVAC_POOL_ACCESS,
     `-Drepairlab.coverage.path=${[path.join(harnessDir, 'coverage'), ...COVERAGE_JARS].join(':')}`,
-    '-cp', classPath.join(':'),
+    `-Drepairlab.project.jars=${jars.project.join(':')}`,
+    '-cp', [...jars.runner, ...jars.project].join(':'),
     '-m', 'repairlab.harness/repairlab.harness.Harness', ...command,
   ];
 }

@@ -97,7 +97,7 @@ export class WarmWorker {
         // a large young generation costs measurably less CPU per validation, which is what parallel variants need
         ...jitFlags(ctx), `-Xmn${Math.floor(ctx.jvm.heapMb / 2)}m`,
         ...settings.jvmOptions,
-        ...harnessLaunch(ctx.harnessDir, [...projectJars(layout.junit, layout.classpath), ...settings.uploadedJars], ['serve', path.join(dir, 'config.txt')]),
+        ...harnessLaunch(ctx.harnessDir, { runner: projectJars(layout.junit, layout.classpath), project: settings.uploadedJars }, ['serve', path.join(dir, 'config.txt')]),
       ],
       binds: [
         { path: treeDir, writable: false },

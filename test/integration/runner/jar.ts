@@ -4,8 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-/** `sources`: path under the source root (e.g. `greet/Greeter.java`) → text. Returns the jar's bytes. */
-export async function buildJar(sources: Record<string, string>, javacArgs: string[] = ['--release', '8']): Promise<Uint8Array> {
+/**
+ * `sources`: path under the source root (e.g. `greet/Greeter.java`) → text. Returns the jar's bytes. `leaveOut`: class
+ * files compiled but left out of the jar (e.g. `demo/Calc.class`: stand-ins for a project's classes a jar names).
+ */
+export async function buildJar(sources: Record<string, string>, javacArgs: string[] = ['--release', '8'], leaveOut: string[] = []): Promise<Uint8Array> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'repairlab-jar-'));
   try {
     const files: string[] = [];
@@ -17,6 +20,7 @@ export async function buildJar(sources: Record<string, string>, javacArgs: strin
     }
     const javac = spawnSync('javac', [...javacArgs, '-d', path.join(dir, 'classes'), ...files], { encoding: 'utf8' });
     if (javac.status !== 0) throw new Error(javac.stderr);
+    for (const classFile of leaveOut) await rm(path.join(dir, 'classes', classFile));
     const jar = spawnSync('jar', ['cf', path.join(dir, 'out.jar'), '-C', path.join(dir, 'classes'), '.'], { encoding: 'utf8' });
     if (jar.status !== 0) throw new Error(jar.stderr);
     return new Uint8Array(await readFile(path.join(dir, 'out.jar')));

@@ -117,7 +117,7 @@ public final class Harness {
       resourceDirs.add(made.dir());
     }
     ClassLoader loader = new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
-        resourceDirs, coverage == null ? null : coverage::instrument);
+        resourceDirs, coverage == null ? null : coverage::instrument).linkJarsOf(projectClasses);
     TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), loader, projectClasses,
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(req.all("exclude"));
@@ -533,7 +533,7 @@ public final class Harness {
     }
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, project.testDirs, project.sourceDirs) : null;
     ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, resourceDirs,
-        coverage == null ? null : coverage::instrument, project.out.getParent(), new HashSet<>(testClasses)::contains);
+        coverage == null ? null : coverage::instrument, project.out.getParent(), new HashSet<>(testClasses)::contains).linkJarsOf(projectClasses);
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(project.excludedTests);
     // this validation's test classes outside the layout's suite (layout.suiteFiles), overlay-added ones included

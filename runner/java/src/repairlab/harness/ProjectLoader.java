@@ -42,6 +42,8 @@ final class ProjectLoader extends ClassLoader {
   private final java.util.function.Predicate<String> isTestClass;
   /** the classes this loader defines, as class files: made on the first request for one as a resource */
   private Path classFileDir;
+  /** the project's jars whose code names the project's classes: this loader defines their classes (LinkedJars) */
+  private LinkedJars linkedJars;
 
   ProjectLoader(ClassLoader parent, Map<String, byte[]> memory, List<Path> classDirs, List<Path> resourceDirs,
       java.util.function.BiFunction<String, byte[], byte[]> transform) {
@@ -81,11 +83,19 @@ final class ProjectLoader extends ClassLoader {
   private static final Set<String> JDK_ACCESSORS = Set.of("jdk.internal.reflect.MagicAccessorImpl", "jdk.internal.reflect.ConstructorAccessorImpl",
       "jdk.internal.reflect.MethodAccessorImpl", "jdk.internal.reflect.SerializationConstructorAccessorImpl", "jdk.internal.reflect.FieldAccessorImpl");
 
+  /** Defines the classes of the project's jars that name `projectClasses` here, so that they see them (LinkedJars). */
+  ProjectLoader linkJarsOf(Set<String> projectClasses) {
+    linkedJars = LinkedJars.forProject(projectClasses);
+    return this;
+  }
+
   @Override
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
     if (forbidden(name)) throw new ClassNotFoundException(name + " is not available to code under test (RepairLab runner)");
     synchronized (getClassLoadingLock(name)) {
       Class<?> c = findLoadedClass(name);
+      // a linked jar's class, which the parent would define where the project's classes are out of its sight
+      if (c == null && linkedJars != null && linkedJars.owns(name, getParent())) c = findClass(name);
       if (c == null && !PARENT_MISSES.contains(name)) {
         try {
           c = getParent().loadClass(name);
@@ -121,7 +131,7 @@ final class ProjectLoader extends ClassLoader {
         return null;
       }
     }
-    return null;
+    return linkedJars == null ? null : linkedJars.bytes(name);
   }
 
   /** A class file's bytes (ABSENT when there is none); class directories do not change while a JVM uses them. */
