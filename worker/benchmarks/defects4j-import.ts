@@ -243,7 +243,7 @@ function importOne(
     const localeData = localeDataOf(options.project, failingTests, recipe.cldrAdaptedFiles);
     const levels = recipe.javaLevels ?? javaLevels(projectDir, revisions, readFixedFile, new Date(Number(when.split(' ')[0]) * 1000).getUTCFullYear());
     options.log?.(
-      `${bugId}: Java ${levels.source} (from ${levels.from}), encoding ${encoding.encoding ?? 'UTF-8'} (from ${encoding.from}), ${jars.length} jar(s) from lib/, ${excluded.length} excluded test(s)`,
+      `${bugId}: Java ${levels.source} (from ${levels.from}), encoding ${encoding.encoding ?? 'UTF-8'} (from ${encoding.from}), ${jars.length} jar(s) from Defects4J's framework/projects/${options.project}/lib/, ${excluded.length} excluded test(s)`,
     );
 
     const patch = git(['diff', '--no-color', '--no-ext-diff', '--full-index', '-U3', buggyCommit, fixedCommit], { gitDir });
