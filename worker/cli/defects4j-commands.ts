@@ -6,6 +6,13 @@ import type { BugCheck } from '../benchmarks/defects4j/check.ts';
 import { print, wholeNumber } from './flags.ts';
 import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
 
+/**
+ * The runner `defects4j check` starts when given none. Tiered JIT: whole suites run once each, and C2's code pays
+ * back. A 2 GB heap: Defects4J runs the tests in ant's JVM with the JVM's default heap (a quarter of the machine's
+ * memory); with the runner's 512 MB, Closure-12's fix ran out of memory in its suite of 7,607 tests.
+ */
+export const CHECK_RUNNER = { jit: 'tiered', heapMb: 2048 } as const;
+
 export function registerDefects4jCommands(program: Command): void {
   const d4j = program.command('defects4j').description('Defects4J: check that imported bugs reproduce');
 
@@ -32,13 +39,15 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
+    .option('--heap-mb <mb>', `the test JVMs' heap, in MB, of the runner the check starts (default ${CHECK_RUNNER.heapMb}; Defects4J's take the JVM's default, a quarter of the machine's memory)`)
     .option('--results <file>', "append each bug's result to FILE as a JSON line as soon as it is checked (a check of a whole project keeps what it measured if stopped)")
     .option('--resume', "with --results: the bugs FILE already holds a result for (this project, the same --history-only) are not checked again; their results join the report")
     .option('--json', 'print {project, bugs, reproduced, failed, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; results?: string; resume?: boolean; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; heapMb?: string; results?: string; resume?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
         const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
+        const heapMb = opts.heapMb === undefined ? undefined : wholeNumber('--heap-mb', opts.heapMb);
         const { initJavaForNode } = await import('../java/node-wasm.ts');
         await initJavaForNode(); // blame of blameless bugs classifies lines
         if (opts.resume && !opts.results) throw new Error('--resume reads the results of an earlier check: give the file with --results FILE.');
@@ -62,8 +71,7 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.results ? { onResult: (r: { bugId: string }) => appendFileSync(opts.results!, JSON.stringify({ project: opts.project, historyOnly: !!opts.historyOnly, ...r }) + '\n') } : {}),
             ...(done.length ? { done } : {}),
           });
-        // whole suites, run once each: C2's code pays back (a runner given by --runner keeps its own setting)
-        const report = opts.historyOnly ? await check() : await withRunner(opts, check, { jit: 'tiered' });
+        const report = opts.historyOnly ? await check() : await withRunner(opts, check, { ...CHECK_RUNNER, ...(heapMb ? { heapMb } : {}) });
         print(!!opts.json, report, () =>
           [
             ...report.results.map(

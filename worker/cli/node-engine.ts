@@ -38,7 +38,7 @@ export interface RunnerFlags {
  * Calls `fn` with a runner: the one named by --runner/--token (or REPAIRLAB_RUNNER_URL/TOKEN), else a runner
  * started in this process for the duration of the command (sandboxed as `npm start`'s is).
  */
-export async function withRunner<T>(flags: RunnerFlags, fn: (runner: RunnerSettings) => Promise<T>, started: { jit?: 'c1' | 'tiered' } = {}): Promise<T> {
+export async function withRunner<T>(flags: RunnerFlags, fn: (runner: RunnerSettings) => Promise<T>, started: { jit?: 'c1' | 'tiered'; heapMb?: number } = {}): Promise<T> {
   const url = flags.runner ?? process.env.REPAIRLAB_RUNNER_URL;
   if (url) {
     const token = flags.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
