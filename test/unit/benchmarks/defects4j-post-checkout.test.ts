@@ -265,14 +265,25 @@ describe('project recipes', () => {
     expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'build.xml'))).toBe(false);
   });
 
-  it('Closure: finds Rhino where the "rhino" target builds it (Closure 44–62, 161+: a CVS checkout under lib/rhino/src)', () => {
-    write(tree, 'build.xml', '<project name="compiler"><target name="rhino">\n  <ant antfile="build.xml" inheritAll="false" dir="lib/rhino/src/mozilla/js/rhino/" target="jar"/>\n</target></project>');
-    write(tree, 'lib/rhino/src/mozilla/js/rhino/src/org/mozilla/javascript/Kit.java', 'package org.mozilla.javascript;\n');
+  it('Closure: finds Rhino where the "rhino" target builds it, and renames it as the jarjar rule says (Closure 44–62, 161: a CVS checkout under lib/rhino/src, renamed to com.google.javascript.jscomp.mozilla.rhino)', () => {
+    write(tree, 'build.xml', [
+      '<project name="compiler"><target name="rhino">',
+      '  <ant antfile="build.xml" inheritAll="false" dir="lib/rhino/src/mozilla/js/rhino/" target="jar"/>',
+      '</target>',
+      '<target name="rhino-jarjar" depends="rhino"><jarjar destfile="${buildlib.dir}/rhino.jar" update="true">',
+      '  <rule pattern="org.mozilla.javascript.**"',
+      '        result="com.google.javascript.jscomp.mozilla.rhino.@1"/>',
+      '</jarjar></target></project>',
+    ].join('\n'));
+    write(tree, 'lib/rhino/src/mozilla/js/rhino/src/org/mozilla/javascript/Kit.java', 'package org.mozilla.javascript;\nclass Kit { String b = "org.mozilla.javascript.resources.Messages"; }\n');
     write(tree, 'lib/rhino/src/mozilla/js/rhino/src/org/mozilla/javascript/CVS/Entries', '/Kit.java/1.1/\n');
     const result = run('Closure', 44, { layout: { src: 'src', test: 'test' } });
-    expect(result.steps[0]).toMatch(/lib\/rhino\/src\/mozilla\/js\/rhino\/src \(1 files\) renamed/);
-    expect(read(`${RHINO_SOURCE_DIR}/com/google/javascript/rhino/head/Kit.java`)).toBe('package com.google.javascript.rhino.head;\n');
-    expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'com/google/javascript/rhino/head/CVS'))).toBe(false);
+    expect(result.steps[0]).toMatch(/lib\/rhino\/src\/mozilla\/js\/rhino\/src \(1 files\) renamed org\.mozilla\.javascript → com\.google\.javascript\.jscomp\.mozilla\.rhino/);
+    expect(read(`${RHINO_SOURCE_DIR}/com/google/javascript/jscomp/mozilla/rhino/Kit.java`)).toBe(
+      'package com.google.javascript.jscomp.mozilla.rhino;\nclass Kit { String b = "com.google.javascript.jscomp.mozilla.rhino.resources.Messages"; }\n',
+    );
+    expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'com/google/javascript/rhino/head'))).toBe(false);
+    expect(existsSync(join(tree, RHINO_SOURCE_DIR, 'com/google/javascript/jscomp/mozilla/rhino/CVS'))).toBe(false);
   });
 
   it('Closure: resources build.xml copies into the class directory lie under a resource directory at the path the code reads', () => {

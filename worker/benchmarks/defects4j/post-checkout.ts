@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { dirname, join, relative } from 'node:path';
 import type { BuildStep } from '../../contracts/bug.ts';
 import { atDefects4jLevel, type JavaLevels } from './build-env.ts';
-import { renameRhinoSources, rhinoBuildDir, RHINO_SOURCE_DIR } from './closure-rhino.ts';
+import { renameRhinoSources, rhinoBuildDir, rhinoRenamedPackage, RHINO_SOURCE_DIR } from './closure-rhino.ts';
 import { filesUnder } from './files.ts';
 import { Defects4jImportError, git } from './git.ts';
 
@@ -207,9 +207,10 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
     const buildXml = existsSync(buildXmlPath) ? readFileSync(buildXmlPath, 'utf8') : undefined;
     const rhinoDir = buildXml === undefined ? undefined : rhinoBuildDir(buildXml);
     if (rhinoDir) {
-      const written = renameRhinoSources(ctx.dir, rhinoDir, `${ctx.revision}:build.xml`);
+      const renamedTo = rhinoRenamedPackage(buildXml!);
+      const written = renameRhinoSources(ctx.dir, rhinoDir, `${ctx.revision}:build.xml`, renamedTo);
       r.sourceDirs.push(RHINO_SOURCE_DIR);
-      r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: ${rhinoDir}/src (${written} files) renamed org.mozilla.javascript → com.google.javascript.rhino.head into ${RHINO_SOURCE_DIR}, a source directory`);
+      r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: ${rhinoDir}/src (${written} files) renamed org.mozilla.javascript → ${renamedTo} into ${RHINO_SOURCE_DIR}, a source directory`);
     }
     // _post_checkout inserts ant.build.javac.source/target 1.6 unless build.xml sets them (`@Override` on interface methods needs 1.6)
     const setLevel = buildXml === undefined ? undefined : /<property\s+name="ant\.build\.javac\.source"\s+value="([^"]+)"/.exec(buildXml)?.[1];
