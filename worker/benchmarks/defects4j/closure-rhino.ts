@@ -52,8 +52,7 @@ export function rhinoRenamedPackage(buildXml: string): string {
  * beside them are not sources.
  */
 export function renameRhinoSources(tree: string, buildDir: string, input?: string, toPackage = HEAD): number {
-  const TO_DOTS = toPackage;
-  const TO_PATH = toPackage.split('.').join('/');
+  const toPath = toPackage.split('.').join('/');
   const src = join(tree, ...buildDir.split('/'), 'src');
   if (!existsSync(join(src, ...FROM_PATH.split('/')))) {
     throw new Defects4jImportError(`build.xml's "rhino" target builds ${buildDir}, but ${buildDir}/src/${FROM_PATH} is missing: no Rhino sources to rename`, input);
@@ -62,13 +61,13 @@ export function renameRhinoSources(tree: string, buildDir: string, input?: strin
   for (const file of filesUnder(join(src, 'org'))) {
     const rel = relative(src, file).split('\\').join('/');
     if (rel.split('/').includes('CVS')) continue; // the CVS checkout's bookkeeping, not Rhino
-    const target = rel.startsWith(`${FROM_PATH}/`) ? `${TO_PATH}/${rel.slice(FROM_PATH.length + 1)}` : rel;
+    const target = rel.startsWith(`${FROM_PATH}/`) ? `${toPath}/${rel.slice(FROM_PATH.length + 1)}` : rel;
     const bytes = readFileSync(file);
     const text = /\.(java|properties)$/.test(rel) ? bytes.toString('latin1') : undefined;
     const out = join(tree, RHINO_SOURCE_DIR, ...target.split('/'));
     mkdirSync(dirname(out), { recursive: true });
     // latin1 both ways keeps every byte as it was, whatever the file's encoding: only ASCII names change
-    writeFileSync(out, text === undefined ? bytes : Buffer.from(text.split(FROM_DOTS).join(TO_DOTS).split(FROM_PATH).join(TO_PATH), 'latin1'));
+    writeFileSync(out, text === undefined ? bytes : Buffer.from(text.split(FROM_DOTS).join(toPackage).split(FROM_PATH).join(toPath), 'latin1'));
     written++;
   }
   return written;

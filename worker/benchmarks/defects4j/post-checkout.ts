@@ -201,13 +201,13 @@ const PROJECT_RECIPES: Record<string, Recipe> = {
   },
   Time: (ctx, r) => zoneDatabaseStep(ctx, r),
   Closure: (ctx, r) => {
-    // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (com.google.javascript.rhino.head);
-    // the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
+    // revisions whose build.xml compiles Rhino from lib/rhino and renames its packages with jarjar (to the package its
+    // rule names); the others compile against a checked-in jar (lib/libtrunk_rhino_parser_jarjared.jar) or src/com/google/javascript/rhino
     const buildXmlPath = join(ctx.dir, 'build.xml');
     const buildXml = existsSync(buildXmlPath) ? readFileSync(buildXmlPath, 'utf8') : undefined;
     const rhinoDir = buildXml === undefined ? undefined : rhinoBuildDir(buildXml);
-    if (rhinoDir) {
-      const renamedTo = rhinoRenamedPackage(buildXml!);
+    if (buildXml !== undefined && rhinoDir) {
+      const renamedTo = rhinoRenamedPackage(buildXml);
       const written = renameRhinoSources(ctx.dir, rhinoDir, `${ctx.revision}:build.xml`, renamedTo);
       r.sourceDirs.push(RHINO_SOURCE_DIR);
       r.steps.push(`Rhino as build.xml's "rhino" and "rhino-jarjar" targets make it: ${rhinoDir}/src (${written} files) renamed org.mozilla.javascript → ${renamedTo} into ${RHINO_SOURCE_DIR}, a source directory`);

@@ -67,11 +67,6 @@ final class LinkedJars {
     return jars;
   }
 
-  /** The linked jars, by path (for messages and tests). */
-  Set<String> jars() {
-    return linked.keySet();
-  }
-
   /**
    * Whether `name` is a class the parent would load from a linked jar: the project's loader defines that copy itself.
    * A class the parent finds first in another jar stays the parent's, as the first jar on a class path wins.
@@ -131,7 +126,7 @@ final class LinkedJars {
           }
         }
         for (String n : named) {
-          String topLevel = topLevel(n);
+          String topLevel = ProjectLoader.topLevel(n);
           if (!index.defines.contains(topLevel)) index.namedElsewhere.add(topLevel);
         }
         return index;
@@ -151,11 +146,6 @@ final class LinkedJars {
         return null;
       }
     }
-  }
-
-  static String topLevel(String binaryName) {
-    int nested = binaryName.indexOf('$');
-    return nested < 0 ? binaryName : binaryName.substring(0, nested);
   }
 
   /** The classes a class file names (binary names): its CONSTANT_Class entries and the types in its descriptors. */

@@ -203,9 +203,13 @@ final class ProjectLoader extends ClassLoader {
 
   /** Where a class's file goes: under main/ or test/ by its top-level class. */
   private Path classFileIn(Path dir, String binaryName) {
+    return dir.resolve(isTestClass.test(topLevel(binaryName)) ? "test" : "main").resolve(binaryName.replace('.', '/') + ".class");
+  }
+
+  /** The top-level class a binary name belongs to (`a.B$C` → `a.B`). */
+  static String topLevel(String binaryName) {
     int nested = binaryName.indexOf('$');
-    String topLevel = nested < 0 ? binaryName : binaryName.substring(0, nested);
-    return dir.resolve(isTestClass.test(topLevel) ? "test" : "main").resolve(binaryName.replace('.', '/') + ".class");
+    return nested < 0 ? binaryName : binaryName.substring(0, nested);
   }
 
   private static final String CLASS_FILE_DIR_PREFIX = "class-files-";
