@@ -40,7 +40,7 @@ function compilerArgv(ctx: RunnerContext, settings: ProjectSettings, dest: strin
     return [
       'java', `-Xmx${ctx.jvm.heapMb}m`, '-XX:+UseSerialGC', '-cp', ECJ_JAR, 'org.eclipse.jdt.internal.compiler.batch.Main',
       '-source', settings.source, '-target', settings.target, '-Xemacs',
-      ...(settings.bootClassPath ? ['-bootclasspath', settings.bootClassPath] : []),
+      ...(settings.bootClassPath ? ['-bootclasspath', settings.bootClassPath.join(':')] : []),
       ...common, `@${argFile}`,
     ];
   }
@@ -79,7 +79,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       { path: work, writable: true },
       { path: ctx.harnessDir, writable: false },
       ...settings.uploadedJars.map((j) => ({ path: j, writable: false })),
-      ...(settings.bootClassPath ? [{ path: settings.bootClassPath, writable: false }] : []),
+      ...(settings.bootClassPath ?? []).map((p) => ({ path: p, writable: false })),
     ];
     const relativize = (f: string) => (f.startsWith(`${project}/`) ? f.slice(project.length + 1) : f);
     const compileMs0 = Date.now();

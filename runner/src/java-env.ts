@@ -131,7 +131,7 @@ export async function buildHarness(dataDir: string): Promise<string> {
 let javaHome: string | undefined;
 
 /** The running JDK's java.home (where lib/ct.sym lives). */
-function jdkHome(): string {
+export function jdkHome(): string {
   if (javaHome) return javaHome;
   const r = spawnSync('java', ['-XshowSettings:properties', '-version'], { encoding: 'utf8' });
   const m = /^\s*java\.home = (.+)$/m.exec(r.stderr ?? '');

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { allExcludedTests, type BuildStep, type ProjectLayout } from '../../worker/contracts/bug.ts';
 import { HttpError } from './errors.ts';
 import { ECJ_JAR, java8Api, projectJars } from './java-env.ts';
+import { jdkInternals } from './jdk-internals.ts';
 import type { SnapshotStore } from './store.ts';
 
 export const DEFAULT_TIME_ZONE = 'America/Los_Angeles';
@@ -29,8 +30,11 @@ export interface ProjectSettings {
   /** uploaded jar files, bound read-only into the sandbox */
   uploadedJars: string[];
   compiler: 'javac' | 'ecj';
-  /** ecj's -bootclasspath: the Java 8 API old sources compile against (absent for javac and for levels above 8) */
-  bootClassPath?: string;
+  /**
+   * ecj's -bootclasspath: the Java 8 API old sources compile against, then the JDK internals they import
+   * (jdk-internals.ts); absent for javac and for levels above 8
+   */
+  bootClassPath?: string[];
   /** javac --release when compiling with javac */
   release: number;
   source: string;
@@ -86,6 +90,10 @@ export function checkLayoutSettings(layout: ProjectLayout): void {
       throw new HttpError(400, 'bad-request', `layout.addOpens asks for ${open}, which the runner never opens (the harness's result channel and the JDK's internals live there): remove it.`);
     }
   }
+  if (layout.jdkInternalPackages?.length && !(compilerOf(layout) === 'ecj' && /^(1\.[3-8]|8)$/.test(layout.targetLevel ?? layout.sourceLevel ?? String(layout.javaRelease)))) {
+    // javac's --release hides a system module's internals and cannot be combined with --add-exports
+    throw new HttpError(400, 'bad-request', `layout.jdkInternalPackages needs sources up to Java 8 compiled with ecj (the layout's compiler is ${compilerOf(layout)}, target ${layout.targetLevel ?? layout.sourceLevel ?? layout.javaRelease}): set compiler "ecj" and sourceLevel "1.8" or below, or remove the packages.`);
+  }
   if (compilerOf(layout) === 'ecj' && !existsSync(ECJ_JAR)) {
     throw new HttpError(400, 'bad-request', `The layout needs ecj (source level ${layout.sourceLevel ?? '?'}), which is not installed at ${ECJ_JAR}: apt-get install ecj on the runner's machine.`);
   }
@@ -137,7 +145,9 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     ...(layout.addOpens ?? []).flatMap((o) => ['--add-opens', `${o}=ALL-UNNAMED`]),
   ];
   const upToJava8 = /^1\.[3-8]$/.test(target) || target === '8';
-  const bootClassPath = compiler === 'ecj' && upToJava8 ? await java8Api(store.dataDir) : undefined;
+  const internals = layout.jdkInternalPackages?.length ? await jdkInternals(store.dataDir, layout.jdkInternalPackages) : undefined;
+  jvmOptions.push(...(internals?.jvmOptions ?? []));
+  const bootClassPath = compiler === 'ecj' && upToJava8 ? [await java8Api(store.dataDir), ...(internals ? [internals.classDir] : [])] : undefined;
   return {
     ...(bootClassPath ? { bootClassPath } : {}),
     jars: [...uploadedJars, ...projectJars(layout.junit, layout.classpath)],

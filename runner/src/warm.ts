@@ -84,7 +84,7 @@ export class WarmWorker {
     for (const j of settings.jars) config.push(['jar', j]);
     config.push(['compiler', settings.compiler], ['source', settings.source], ['target', settings.target], ['encoding', settings.encoding]);
     if (settings.compiler === 'ecj') config.push(['ecjJar', ECJ_JAR]);
-    if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath]);
+    if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath.join(':')]);
     for (const t of settings.excludedTests) config.push(['exclude', t]);
     for (const step of settings.buildSteps) config.push(['buildStep', step]);
     if (settings.buildSteps.length) config.push(['generatedDir', path.join(dir, 'generated')]);
@@ -104,7 +104,7 @@ export class WarmWorker {
         { path: dir, writable: true },
         { path: ctx.harnessDir, writable: false },
         ...settings.uploadedJars.map((j) => ({ path: j, writable: false })),
-        ...(settings.bootClassPath ? [{ path: settings.bootClassPath, writable: false }] : []),
+        ...(settings.bootClassPath ?? []).map((p) => ({ path: p, writable: false })),
         ...(settings.compiler === 'ecj' && !ECJ_JAR.startsWith('/usr/') ? [{ path: ECJ_JAR, writable: false }] : []),
       ],
       cwd: treeDir,

@@ -92,6 +92,12 @@ export const ProjectLayout = z.object({
     .array(z.string().regex(/^java\.base\/[a-z][\w.]*$/, 'addOpens entries look like java.base/java.lang'))
     .optional()
     .describe('java.base packages opened to the tests (--add-opens …=ALL-UNNAMED); see DEFECTS4J_ADD_OPENS'),
+  jdkInternalPackages: z
+    .array(z.string().regex(/^com\.sun(\.[a-z_][\w]*)+$/, 'jdkInternalPackages entries are com.sun.* package names, e.g. com.sun.org.apache.xerces.internal.jaxp'))
+    .optional()
+    .describe(
+      'JDK-internal packages the sources import, as Java 8\'s rt.jar had them (sources up to Java 8, compiled with ecj): compiled against the running JDK\'s classes and exported to the tests (--add-exports); the runner allows the internals of its EXPORTABLE_MODULES only',
+    ),
   timeZone: z.string().regex(/^[A-Za-z0-9_+\-/]+$/).optional().describe('the tests\' TZ and user.timezone (default America/Los_Angeles, as Defects4J)'),
   locale: z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/).optional().describe('the tests\' default locale as a language tag (default en-US)'),
   excludedTests: z
