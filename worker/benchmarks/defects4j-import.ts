@@ -45,6 +45,7 @@ import { removeBrokenTests } from './defects4j/broken-tests.ts';
 import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
+import { jdkInternalImportsUnder } from './defects4j/jdk-internals.ts';
 import { revisionCommits } from './defects4j/svn-revisions.ts';
 import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
@@ -220,6 +221,9 @@ function importOne(
       git(['apply', '--whitespace=nowarn', '-p1', srcPatchPath], { cwd: buggyDir }),
     );
     const buggyTree = writeTree(gitDir, buggyDir);
+    const roots = [layout.src, layout.test, ...recipe.sourceDirs, ...recipe.testDirs];
+    const jdkInternalPackages = jdkInternalImportsUnder([fixedDir, buggyDir].flatMap((dir) => roots.map((r) => join(dir, r))));
+    if (jdkInternalPackages.length) options.log?.(`${bugId}: imports the JDK-internal ${jdkInternalPackages.join(', ')} (compiled against the JDK's classes, exported to the tests)`);
 
     const when = git(['log', '-1', '--format=%ct +0000', at.fixed], { gitDir: projectGitDir }).trim();
     const buggyCommit = commitTree(gitDir, buggyTree, at.buggy,
@@ -272,6 +276,7 @@ function importOne(
       sourceLevel: levels.source,
       targetLevel: levels.target,
       addOpens: [...DEFECTS4J_ADD_OPENS],
+      ...(jdkInternalPackages.length ? { jdkInternalPackages } : {}),
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',

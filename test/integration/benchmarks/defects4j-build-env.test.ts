@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('Defects4J build environment', () => {
-  it('reproduces a bug whose build names Java 1.4, built at Defects4J\'s 1.6, whose test needs a lib/ jar and whose broken test class failing_tests lists', async () => {
+  it('reproduces a bug whose build names Java 1.4, built at Defects4J\'s 1.6, whose test needs a lib/ jar, whose broken test class failing_tests lists, and whose source imports a JDK-internal class', async () => {
     const home = join(root, 'home');
     const out = join(root, 'out');
     const source = ['--project-repo', fixture.projectRepo, '--d4j', fixture.d4jDir, '--project', 'Calc'];
@@ -49,6 +49,8 @@ describe('Defects4J build environment', () => {
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',
       excludedTests: ['org.fixture.LegacyClockTest', 'org.fixture.CalcTest::testNoSuchMethod'],
+      // Catalog imports the JDK-internal SAX parser factory, which CatalogTest runs on the fix (it would not compile otherwise)
+      jdkInternalPackages: ['com.sun.org.apache.xerces.internal.jaxp'],
     });
     // the bundle carries the jar's bytes under that oid, so a workspace of the bug can upload it
     const gitDir = join(root, 'clone.git');

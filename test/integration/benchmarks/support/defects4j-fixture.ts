@@ -40,6 +40,43 @@ public final class Legacy {
     }
 }
 `;
+// Calc-6 also imports a JDK-internal class, as Closure-53's XtbMessageBundle does (Java 8's rt.jar had it), and runs
+// it in a test of its own.
+const CATALOG = `package org.fixture;
+
+import com.sun.org.apache.xerces.internal.jaxp.SAXParserFactoryImpl;
+import java.io.StringReader;
+import org.xml.sax.InputSource;
+import org.xml.sax.helpers.DefaultHandler;
+
+public final class Catalog {
+
+    private Catalog() {
+    }
+
+    /** Whether the text is well-formed XML. */
+    public static boolean wellFormed(String xml) {
+        try {
+            new SAXParserFactoryImpl().newSAXParser().parse(new InputSource(new StringReader(xml)), new DefaultHandler());
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}
+`;
+const CATALOG_TEST = `package org.fixture;
+
+import junit.framework.TestCase;
+
+public class CatalogTest extends TestCase {
+
+    public void testWellFormed() {
+        assertTrue(Catalog.wellFormed("<msgs><msg/></msgs>"));
+        assertFalse(Catalog.wellFormed("<msgs>"));
+    }
+}
+`;
 const LEGACY_TEST = `package org.fixture;
 
 import junit.framework.TestCase;
@@ -374,6 +411,8 @@ export function createDefects4jFixture(root: string): Defects4jFixture {
   run(['rm', '-q', '-r', '-f', '.']);
   write('src/main/java/org/fixture/Legacy.java', LEGACY(false));
   write('src/test/java/org/fixture/LegacyClockTest.java', LEGACY_CLOCK_TEST);
+  write('src/main/java/org/fixture/Catalog.java', CATALOG);
+  write('src/test/java/org/fixture/CatalogTest.java', CATALOG_TEST);
   commit('Legacy counter');
   write('NOTES', 'legacy\n');
   const buggy6 = commit('Notes on Legacy');
