@@ -17,13 +17,14 @@ const COVERAGE_SRC = fileURLToPath(new URL('../java/coverage', import.meta.url))
 /**
  * JDK internals the warm harness uses (flags for compiling and running it): javac's JavacTaskPool (JShell's), so the
  * warm compiler reuses javac contexts; javac's release platforms, so --release's ct.sym is opened once (ReleasePlatform);
- * and the ASM inside java.base, which rebuilds batched variants' classes.
+ * and the ASM inside java.base, which rebuilds batched variants' classes and renames UnsafeAllocateOnly to sun.misc.Unsafe.
  */
 export const JAVAC_POOL_ACCESS = [
   '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=repairlab.harness',
   '--add-exports', 'jdk.compiler/com.sun.tools.javac.platform=repairlab.harness',
   '--add-exports', 'java.base/jdk.internal.org.objectweb.asm=repairlab.harness',
   '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.tree=repairlab.harness',
+  '--add-exports', 'java.base/jdk.internal.org.objectweb.asm.commons=repairlab.harness',
 ];
 
 /**

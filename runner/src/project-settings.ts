@@ -143,6 +143,8 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     `-Duser.home=${userHome}`,
     ...(layout.localeData && layout.localeData !== 'cldr' ? [LOCALE_PROVIDERS[layout.localeData]] : []),
     ...(layout.addOpens ?? []).flatMap((o) => ['--add-opens', `${o}=ALL-UNNAMED`]),
+    // ProjectLoader then defines UnsafeAllocateOnly as sun.misc.Unsafe
+    ...(layout.sunMiscUnsafe === 'allocate-only' ? ['-Drepairlab.sunMiscUnsafe=allocate-only'] : []),
   ];
   const upToJava8 = /^1\.[3-8]$/.test(target) || target === '8';
   const internals = layout.jdkInternalPackages?.length ? await jdkInternals(store.dataDir, layout.jdkInternalPackages) : undefined;

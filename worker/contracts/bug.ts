@@ -98,6 +98,12 @@ export const ProjectLayout = z.object({
     .describe(
       'JDK-internal packages the sources import, as Java 8\'s rt.jar had them (sources up to Java 8, compiled with ecj): compiled against the running JDK\'s classes and exported to the tests (--add-exports); the runner allows the internals of its EXPORTABLE_MODULES only',
     ),
+  sunMiscUnsafe: z
+    .enum(['absent', 'allocate-only'])
+    .optional()
+    .describe(
+      'what code under test finds as sun.misc.Unsafe: absent (default: a ClassNotFoundException, as on a JVM without it) or allocate-only (an Unsafe whose only method is allocateInstance, for libraries that build objects without a constructor, as Gson does; the raw-memory methods never exist)',
+    ),
   timeZone: z.string().regex(/^[A-Za-z0-9_+\-/]+$/).optional().describe('the tests\' TZ and user.timezone (default America/Los_Angeles, as Defects4J)'),
   locale: z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/).optional().describe('the tests\' default locale as a language tag (default en-US)'),
   excludedTests: z

@@ -8,4 +8,6 @@ module repairlab.harness {
   requires java.compiler;
   requires jdk.compiler;
   requires java.management;
+  // sun.reflect.ReflectionFactory, for UnsafeAllocateOnly
+  requires jdk.unsupported;
 }

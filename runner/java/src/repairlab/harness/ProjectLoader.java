@@ -80,6 +80,41 @@ final class ProjectLoader extends ClassLoader {
         || name.startsWith("jdk.jshell.") || name.startsWith("com.sun.tools.attach.");
   }
 
+  /**
+   * layout.sunMiscUnsafe "allocate-only" (-Drepairlab.sunMiscUnsafe=allocate-only): code under test gets, as
+   * sun.misc.Unsafe, UnsafeAllocateOnly (allocateInstance alone), which resolves the ReflectionFactory it uses here.
+   */
+  static final boolean UNSAFE_ALLOCATE_ONLY = "allocate-only".equals(System.getProperty("repairlab.sunMiscUnsafe"));
+  private static final String UNSAFE = "sun.misc.Unsafe";
+  private static final String REFLECTION_FACTORY = "sun.reflect.ReflectionFactory";
+  /**
+   * UnsafeAllocateOnly's class file, renamed sun/misc/Unsafe: made before any code under test runs, since the guard
+   * refuses the JDK's ASM while project code is on the stack.
+   */
+  private static final byte[] UNSAFE_BYTES = UNSAFE_ALLOCATE_ONLY ? renamedClass(UnsafeAllocateOnly.class, UNSAFE) : null;
+
+  private Class<?> unsafeAllocateOnly() {
+    synchronized (getClassLoadingLock(UNSAFE)) {
+      Class<?> c = findLoadedClass(UNSAFE);
+      return c != null ? c : defineClass(UNSAFE, UNSAFE_BYTES, 0, UNSAFE_BYTES.length);
+    }
+  }
+
+  /** A harness class's bytes under another binary name (every reference to its own name renamed with it). */
+  private static byte[] renamedClass(Class<?> template, String name) {
+    String internal = template.getName().replace('.', '/');
+    try (java.io.InputStream in = template.getResourceAsStream(template.getSimpleName() + ".class")) {
+      if (in == null) throw new IllegalStateException(name + ": the harness lacks " + internal + ".class");
+      jdk.internal.org.objectweb.asm.ClassReader reader = new jdk.internal.org.objectweb.asm.ClassReader(in.readAllBytes());
+      jdk.internal.org.objectweb.asm.ClassWriter writer = new jdk.internal.org.objectweb.asm.ClassWriter(0);
+      reader.accept(new jdk.internal.org.objectweb.asm.commons.ClassRemapper(writer,
+          new jdk.internal.org.objectweb.asm.commons.SimpleRemapper(internal, name.replace('.', '/'))), 0);
+      return writer.toByteArray();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("reading the harness's " + internal + ".class for " + name, e);
+    }
+  }
+
   private static final Set<String> JDK_ACCESSORS = Set.of("jdk.internal.reflect.MagicAccessorImpl", "jdk.internal.reflect.ConstructorAccessorImpl",
       "jdk.internal.reflect.MethodAccessorImpl", "jdk.internal.reflect.SerializationConstructorAccessorImpl", "jdk.internal.reflect.FieldAccessorImpl");
 
@@ -91,7 +126,10 @@ final class ProjectLoader extends ClassLoader {
 
   @Override
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-    if (forbidden(name)) throw new ClassNotFoundException(name + " is not available to code under test (RepairLab runner)");
+    if (UNSAFE_ALLOCATE_ONLY && UNSAFE.equals(name)) return unsafeAllocateOnly();
+    if (forbidden(name) && !(UNSAFE_ALLOCATE_ONLY && REFLECTION_FACTORY.equals(name))) {
+      throw new ClassNotFoundException(name + " is not available to code under test (RepairLab runner)");
+    }
     synchronized (getClassLoadingLock(name)) {
       Class<?> c = findLoadedClass(name);
       // a linked jar's class, which the parent would define where the project's classes are out of its sight
