@@ -45,7 +45,7 @@ import { removeBrokenTests } from './defects4j/broken-tests.ts';
 import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
-import { jdkInternalImportsUnder } from './defects4j/jdk-internals.ts';
+import { jdkInternalsUsedUnder } from './defects4j/jdk-internals.ts';
 import { revisionCommits } from './defects4j/svn-revisions.ts';
 import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids } from './defects4j/post-checkout.ts';
 import { faultLocalizationFromDiff } from './fault-localization.ts';
@@ -222,8 +222,10 @@ function importOne(
     );
     const buggyTree = writeTree(gitDir, buggyDir);
     const roots = [layout.src, layout.test, ...recipe.sourceDirs, ...recipe.testDirs];
-    const jdkInternalPackages = jdkInternalImportsUnder([fixedDir, buggyDir].flatMap((dir) => roots.map((r) => join(dir, r))));
+    const internals = jdkInternalsUsedUnder([fixedDir, buggyDir].flatMap((dir) => roots.map((r) => join(dir, r))));
+    const jdkInternalPackages = internals.packages;
     if (jdkInternalPackages.length) options.log?.(`${bugId}: imports the JDK-internal ${jdkInternalPackages.join(', ')} (compiled against the JDK's classes, exported to the tests)`);
+    if (internals.allocatesThroughUnsafe) options.log?.(`${bugId}: allocates objects through sun.misc.Unsafe (the runner's allocate-only Unsafe)`);
 
     const when = git(['log', '-1', '--format=%ct +0000', at.fixed], { gitDir: projectGitDir }).trim();
     const buggyCommit = commitTree(gitDir, buggyTree, at.buggy,
@@ -277,6 +279,7 @@ function importOne(
       targetLevel: levels.target,
       addOpens: [...DEFECTS4J_ADD_OPENS],
       ...(jdkInternalPackages.length ? { jdkInternalPackages } : {}),
+      ...(internals.allocatesThroughUnsafe ? { sunMiscUnsafe: 'allocate-only' as const } : {}),
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale
       timeZone: 'America/Los_Angeles',
       locale: 'en-US',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jdkInternalImports } from '../../../worker/benchmarks/defects4j/jdk-internals.ts';
+import { allocatesThroughUnsafe, jdkInternalImports } from '../../../worker/benchmarks/defects4j/jdk-internals.ts';
 
 describe('the JDK-internal packages a bug\'s sources import', () => {
   it('finds com.sun.*.internal packages in single-type, on-demand and static imports, once each', () => {
@@ -16,5 +16,13 @@ describe('the JDK-internal packages a bug\'s sources import', () => {
       'String s = "import com.sun.xml.internal.Foo;";',
     ].join('\n');
     expect(jdkInternalImports([text])).toEqual([]);
+  });
+});
+
+describe('whether a bug\'s sources allocate through sun.misc.Unsafe', () => {
+  const gson = 'Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");\nfinal Method allocateInstance = unsafeClass.getMethod("allocateInstance", Class.class);';
+  it('finds Gson\'s UnsafeAllocator, not code that names only one of the two', () => {
+    expect(allocatesThroughUnsafe(['class A {}', gson])).toBe(true);
+    expect(allocatesThroughUnsafe(['Class.forName("sun.misc.Unsafe")', 'allocateInstance'])).toBe(false);
   });
 });

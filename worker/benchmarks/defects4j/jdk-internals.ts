@@ -1,6 +1,7 @@
 // JDK-internal packages a bug's sources import (ProjectLayout.jdkInternalPackages): Java 8's rt.jar held them beside
 // the API, so Defects4J's JDK compiled and ran them (Closure-53's XtbMessageBundle imports
-// com.sun.org.apache.xerces.internal.jaxp.SAXParserFactoryImpl). The runner brings exactly the listed packages.
+// com.sun.org.apache.xerces.internal.jaxp.SAXParserFactoryImpl; the runner brings exactly the listed packages), and
+// sun.misc.Unsafe's allocateInstance (Gson), which the runner offers alone (ProjectLayout.sunMiscUnsafe).
 import { readFileSync } from 'node:fs';
 import { filesUnder } from './files.ts';
 
@@ -23,14 +24,29 @@ export function jdkInternalImports(sources: Iterable<string>): string[] {
   return [...found].sort();
 }
 
-/** The JDK-internal packages the Java files under `dirs` (of extracted trees) import. */
-export function jdkInternalImportsUnder(dirs: string[]): string[] {
-  const sources = function* () {
-    for (const dir of dirs) {
-      for (const file of safeFilesUnder(dir)) if (file.endsWith('.java')) yield readFileSync(file, 'latin1');
-    }
-  };
-  return jdkInternalImports(sources());
+/**
+ * Whether `sources` build objects through sun.misc.Unsafe's allocateInstance, found by name (Gson's UnsafeAllocator):
+ * then the layout asks the runner for its allocate-only Unsafe (ProjectLayout.sunMiscUnsafe).
+ */
+export function allocatesThroughUnsafe(sources: Iterable<string>): boolean {
+  for (const text of sources) if (text.includes('sun.misc.Unsafe') && text.includes('allocateInstance')) return true;
+  return false;
+}
+
+export interface JdkInternalsUsed {
+  /** layout.jdkInternalPackages */
+  packages: string[];
+  /** layout.sunMiscUnsafe "allocate-only" */
+  allocatesThroughUnsafe: boolean;
+}
+
+/** What of the JDK's internals the Java files under `dirs` (of extracted trees) use. */
+export function jdkInternalsUsedUnder(dirs: string[]): JdkInternalsUsed {
+  const sources: string[] = [];
+  for (const dir of dirs) {
+    for (const file of safeFilesUnder(dir)) if (file.endsWith('.java')) sources.push(readFileSync(file, 'latin1'));
+  }
+  return { packages: jdkInternalImports(sources), allocatesThroughUnsafe: allocatesThroughUnsafe(sources) };
 }
 
 function safeFilesUnder(dir: string): string[] {
