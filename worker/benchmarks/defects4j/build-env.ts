@@ -6,8 +6,11 @@ import { basename, join, relative } from 'node:path';
 import type { SourceEncoding } from '../../contracts/bug.ts';
 import { readOptional } from './data.ts';
 
-/** JUnit and hamcrest come from the runner (its harness needs its own); every other jar of lib/ travels by content. */
-const RUNNER_PROVIDED = /^(junit|hamcrest)/i;
+/**
+ * JUnit and hamcrest come from the runner (its harness needs its own); every other jar of lib/ travels by content —
+ * junit-addons (Cli 28–34's `junitx.framework.ArrayAssert`) too, which a name prefix alone took for JUnit.
+ */
+const RUNNER_PROVIDED = /^(junit(-dep)?|hamcrest(-core|-library|-all)?)(-\d[\w.-]*)?\.jar$/i;
 
 export interface LibJar {
   /** file name, as layout.jars names it */
