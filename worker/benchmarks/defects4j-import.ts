@@ -97,6 +97,8 @@ export interface ImportFailure {
   command?: string;
   /** set when the bug was refused (Defects4J builds it with a build RepairLab does not run): the reason */
   refused?: string;
+  /** set when the project's repository lacks what the bug needs (data, not a failure): what is missing */
+  missingData?: string;
 }
 
 export interface ImportResult {
@@ -139,9 +141,9 @@ export function importDefects4j(options: ImportDefects4jOptions): ImportResult {
     try {
       imported.push(importOne(options, projectGitDir, projectDir, bug, outDir, brokenEverywhere, descriptions.get(id)));
     } catch (error) {
-      const e = error as Error & { input?: string; command?: string };
+      const e = error as Defects4jImportError;
       if (!(error instanceof Defects4jImportError)) throw error; // a bug of the importer, not of the data
-      const failure: ImportFailure = { bugId, message: e.message.startsWith(`${bugId}: `) ? e.message : `${bugId}: ${e.message}`, ...(e.input ? { input: e.input } : {}), ...(e.command ? { command: e.command } : {}), ...(error instanceof Defects4jRefusal ? { refused: error.reason } : {}) };
+      const failure: ImportFailure = { bugId, message: e.message.startsWith(`${bugId}: `) ? e.message : `${bugId}: ${e.message}`, ...(e.input ? { input: e.input } : {}), ...(e.command ? { command: e.command } : {}), ...(error instanceof Defects4jRefusal ? { refused: error.reason } : {}), ...(e.missingData ? { missingData: e.missingData } : {}) };
       failures.push(failure);
       log(`${failure.message} — skipped`);
     }
@@ -156,7 +158,7 @@ function step<T>(bugId: string, input: string, what: string, run: () => T): T {
     return run();
   } catch (error) {
     if (!(error instanceof Defects4jImportError)) throw error;
-    throw new Defects4jImportError(`${bugId}: ${what}: ${error.message}`, error.input ?? input, error.command);
+    throw new Defects4jImportError(`${bugId}: ${what}: ${error.message}`, error.input ?? input, error.command, error.missingData);
   }
 }
 
@@ -316,7 +318,7 @@ function importOne(
     return { spec, specPath, bundlePath, removedTests: removed, unmatchedTests: unmatched, commits };
   } catch (error) {
     if (error instanceof Defects4jImportError && !error.message.startsWith(`${bugId}: `)) {
-      throw new Defects4jImportError(`${bugId}: ${error.message}`, error.input, error.command);
+      throw new Defects4jImportError(`${bugId}: ${error.message}`, error.input, error.command, error.missingData);
     }
     throw error;
   } finally {

@@ -42,7 +42,7 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--heap-mb <mb>', `the test JVMs' heap, in MB, of the runner the check starts (default ${CHECK_RUNNER.heapMb}; Defects4J's take the JVM's default, a quarter of the machine's memory)`)
     .option('--results <file>', "append each bug's result to FILE as a JSON line as soon as it is checked (a check of a whole project keeps what it measured if stopped)")
     .option('--resume', "with --results: the bugs FILE already holds a result for (this project, the same --history-only) are not checked again; their results join the report")
-    .option('--json', 'print {project, bugs, reproduced, failed, results}')
+    .option('--json', 'print {project, bugs, reproduced, failed, unavailable, results}')
     .action(
       async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; heapMb?: string; results?: string; resume?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
@@ -76,19 +76,24 @@ export function registerDefects4jCommands(program: Command): void {
           [
             ...report.results.map(
               (r) =>
-                `${r.bugId.padEnd(14)} ${r.reproduced ? (report.historyOnly ? 'passes' : 'reproduces') : 'FAILS'}${r.reused ? ' (reused)' : ''}` +
+                `${r.bugId.padEnd(14)} ${r.reproduced ? (report.historyOnly ? 'passes' : 'reproduces') : r.unavailable ? `UNAVAILABLE (data: ${r.unavailable})` : 'FAILS'}${r.reused ? ' (reused)' : ''}` +
                 `${r.environmentExcluded ? ` — ${r.environmentExcluded} test(s) excluded for the environment${r.environmentRecorded ? ` (${r.environmentRecorded.length} recorded now)` : ''}` : ''}` +
                 `${r.unpatchedExtraFailing?.length ? `; the buggy version also fails ${r.unpatchedExtraFailing.join(', ')}` : ''}` +
                 r.reasons.map((m) => `\n    - ${m}`).join(''),
             ),
             report.historyOnly
-              ? `${report.project} (history only: blame and leakage): ${report.reproduced}/${report.bugs} pass, ${report.failed} fail`
-              : `${report.project}: ${report.reproduced}/${report.bugs} reproduce, ${report.failed} fail, ${report.environmentExcluded} test(s) excluded for the environment`,
+              ? `${report.project} (history only: blame and leakage): ${report.reproduced}/${report.bugs - report.unavailable} pass, ${report.failed} fail${unavailableNote(report.unavailable)}`
+              : `${report.project}: ${report.reproduced}/${report.bugs - report.unavailable} reproduce, ${report.failed} fail${unavailableNote(report.unavailable)}, ${report.environmentExcluded} test(s) excluded for the environment`,
           ].join('\n'),
         );
         if (report.failed) process.exitCode = 1;
       },
     );
+}
+
+/** The summary's words for bugs whose repository data is missing (not counted among the bugs checked). */
+function unavailableNote(n: number): string {
+  return n ? `; ${n} more unavailable: the repository lacks their objects (data, not failures)` : '';
 }
 
 /**

@@ -67,6 +67,11 @@ export interface BugCheck {
   reused: boolean;
   /** why the bug does not reproduce (empty when it does) */
   reasons: string[];
+  /**
+   * set when the project's repository lacks what the bug needs (a blob of an incomplete clone, a Subversion revision
+   * its history does not have): what is missing. Data, counted apart from the failures.
+   */
+  unavailable?: string;
   unpatchedFailing?: string[];
   fixedFailing?: string[];
   /** tests the spec leaves out for the environment (layout.environmentExcludedTests), after this check */
@@ -96,7 +101,10 @@ export interface ProjectCheck {
   limits: { wallClockMs: number; perTestTimeoutMs: number };
   bugs: number;
   reproduced: number;
+  /** bugs that do not reproduce, the unavailable ones not counted */
   failed: number;
+  /** bugs whose repository data is missing (BugCheck.unavailable) */
+  unavailable: number;
   /** tests left out for the environment, over all bugs */
   environmentExcluded: number;
   results: BugCheck[];
@@ -354,7 +362,7 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   if (results.length) log(`${options.project}: ${results.length} bug(s) checked before (resumed), not checked again`);
   const record = (result: BugCheck) => {
     results.push(result);
-    log(`${result.bugId}: ${result.reproduced ? (options.historyOnly ? 'passes' : 'reproduces') : `FAILS — ${result.reasons.join('; ')}`}`);
+    log(`${result.bugId}: ${result.reproduced ? (options.historyOnly ? 'passes' : 'reproduces') : `${result.unavailable ? 'UNAVAILABLE (data)' : 'FAILS'} — ${result.reasons.join('; ')}`}`);
     options.onResult?.(result);
   };
   inactive.forEach(record);
@@ -372,7 +380,14 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
     });
     const notRegistered = await registerImported(options.engine, imported.bugs, options.outDir);
     for (const f of [...imported.failures, ...notRegistered]) {
-      record({ bugId: f.bugId, reproduced: false, reused: false, environmentExcluded: 0, reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`] });
+      record({
+        bugId: f.bugId,
+        reproduced: false,
+        reused: false,
+        environmentExcluded: 0,
+        reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`],
+        ...(f.missingData ? { unavailable: `the repository lacks ${f.missingData}` } : {}),
+      });
     }
     for (const b of imported.bugs) if (!notRegistered.some((f) => f.bugId === b.spec.id)) specs.push({ spec: b.spec, reused: false });
   }
@@ -387,6 +402,17 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
   }
   results.sort((a, b) => bugNumber(a.bugId) - bugNumber(b.bugId));
   const reproduced = results.filter((r) => r.reproduced).length;
+  const unavailable = results.filter((r) => !r.reproduced && r.unavailable).length;
   const environmentExcluded = results.reduce((n, r) => n + r.environmentExcluded, 0);
-  return { project: options.project, historyOnly: !!options.historyOnly, limits: checkLimits(options), bugs: results.length, reproduced, failed: results.length - reproduced, environmentExcluded, results };
+  return {
+    project: options.project,
+    historyOnly: !!options.historyOnly,
+    limits: checkLimits(options),
+    bugs: results.length,
+    reproduced,
+    failed: results.length - reproduced - unavailable,
+    unavailable,
+    environmentExcluded,
+    results,
+  };
 }

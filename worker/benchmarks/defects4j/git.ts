@@ -12,10 +12,25 @@ export class Defects4jImportError extends Error {
     readonly input?: string,
     /** the git command that failed, if one did */
     readonly command?: string,
+    /**
+     * set when the project's repository lacks what the bug needs (a blob of an incomplete clone, a Subversion revision
+     * its history does not have): what is missing. Data, not a failure of the import.
+     */
+    readonly missingData?: string,
   ) {
     super(message);
     this.name = 'Defects4jImportError';
   }
+}
+
+/** git's words for an object the repository does not hold (a partial or damaged clone). */
+const MISSING_OBJECT = /(?:invalid object \d+ ([0-9a-f]{40}) for '([^']+)')|(?:(?:cannot read|unable to read|bad object|missing blob) '?([0-9a-f]{40}))/;
+
+/** What git's stderr says the repository lacks, when it says so. */
+export function missingObject(stderr: string): string | undefined {
+  const m = MISSING_OBJECT.exec(stderr);
+  if (!m) return undefined;
+  return m[1] ? `object ${m[1]} (${m[2]})` : `object ${m[3]}`;
 }
 
 function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -38,7 +53,8 @@ function failure(args: string[], error: unknown): Defects4jImportError {
   const e = error as { stderr?: string | Buffer; message: string };
   const command = `git ${args.join(' ')}`;
   const detail = (e.stderr && e.stderr.length ? e.stderr.toString() : e.message).trim();
-  return new Defects4jImportError(`${command} failed: ${detail}`, undefined, command);
+  // a repository that lacks an object: data (an incomplete clone), which every git command reports alike
+  return new Defects4jImportError(`${command} failed: ${detail}`, undefined, command, missingObject(detail));
 }
 
 export interface GitOptions {
@@ -98,7 +114,14 @@ export function extractTree(gitDir: string, revision: string, dir: string): void
   try {
     tar = execFileSync('git', ['--git-dir', gitDir, ...args], { env: gitEnv(), maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    throw failure(args, error);
+    const plain = failure(args, error);
+    if (!plain.missingData) throw plain;
+    throw new Defects4jImportError(
+      `the repository lacks ${plain.missingData} of revision ${revision}: an incomplete clone (fetch the whole history, e.g. git clone --mirror) — ${plain.message}`,
+      revision,
+      plain.command,
+      plain.missingData,
+    );
   }
   try {
     execFileSync('tar', ['-x', '-C', dir], { input: tar, maxBuffer: MAX_BUFFER, stdio: ['pipe', 'pipe', 'pipe'] });
