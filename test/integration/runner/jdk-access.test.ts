@@ -1,7 +1,8 @@
 // What of the JDK code under test may reach while the guard watches (both paths): every module a class-path
 // application has (java.xml, java.sql, jdk.unsupported — the harness runs as a named module), the JDK's annotation
 // types (reading a JDK method's annotations loads them — ByteBuddy does so for every type Mockito mocks) and
-// jdk.unsupported's sun.reflect (Objenesis instantiates through ReflectionFactory); JDK classes by name through the boot
+// jdk.unsupported's sun.reflect (Objenesis instantiates through ReflectionFactory), the members of JDK-internal classes
+// it has instances of (but not their use: the module system holds); JDK classes by name through the boot
 // loader and proxies of JDK interfaces (commons-lang's SerializationUtils, EasyMock); not sun.misc.Unsafe, even through
 // a library on the class path or the boot loader, nor the application class loader or the harness's classes. The
 // library here is a jar built from source in the test.
@@ -77,6 +78,19 @@ public class AccessTest {
       assertEquals("America/New_York", ((java.util.TimeZone) in.readObject()).getID());
     }
   }
+  @Test public void introspectsJdkInternalClassesItCannotUse() throws Exception {
+    // as Jackson introspects the class of a stream it serializes (JacksonXml-6: a sun.nio.ch.ChannelInputStream)
+    Object fileSystem = java.nio.file.FileSystems.getDefault();
+    Class<?> internal = fileSystem.getClass();
+    assertTrue(internal.getName(), internal.getName().startsWith("sun.nio.fs."));
+    assertTrue(internal.getDeclaredMethods().length > 0);
+    java.lang.reflect.Method method = internal.getDeclaredMethods()[0];
+    try {
+      method.setAccessible(true);
+      fail(method + " was made accessible");
+    } catch (java.lang.reflect.InaccessibleObjectException expected) { // java.base opens nothing of sun.nio.fs
+    }
+  }
   @Test public void makesThreadsAsAMainThreadDoes() {
     // a test runs on a non-daemon thread, as under ant's JUnit task: the threads it makes are not daemons
     // (commons-lang's BasicThreadFactoryTest::testNewThreadNoDaemonFlag)
@@ -149,7 +163,7 @@ describe.each(['cold', 'warm'] as const)('the JDK\'s internals on the %s path', 
     const failures = r.tests.filter((t) => t.status !== 'pass').map((t) => `${t.id} ${t.status}: ${t.failure?.exception}: ${t.failure?.message}`);
     expect(failures).toEqual([]);
     expect(r.tests.map((t) => `${t.id.split('::')[1]} ${t.status}`).sort()).toEqual([
-      'hasTheModulesAClassPathApplicationHas pass', 'instantiatesWithoutAConstructor pass', 'loadsJdkClassesThroughTheBootLoader pass', 'makesProxiesOfJdkInterfaces pass',
+      'hasTheModulesAClassPathApplicationHas pass', 'instantiatesWithoutAConstructor pass', 'introspectsJdkInternalClassesItCannotUse pass', 'loadsJdkClassesThroughTheBootLoader pass', 'makesProxiesOfJdkInterfaces pass',
       'makesThreadsAsAMainThreadDoes pass', 'neverGetsHarnessClassesThroughItsModule pass', 'neverGetsTheApplicationLoader pass', 'neverGetsUnsafe pass',
       'neverGetsUnsafeThroughTheBootLoader pass', 'readsTheJdksAnnotations pass', 'serializesTimeZones pass',
     ]);

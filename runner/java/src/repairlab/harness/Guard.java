@@ -54,15 +54,21 @@ final class Guard extends SecurityManager {
   }
 
   /**
-   * JDK packages code under test may reach although they sit under sun.* / jdk.internal.*: the JDK's own annotation
-   * types (reading a JDK method's annotations loads them: ByteBuddy, behind Mockito, does it for every mocked type), and
-   * jdk.unsupported's sun.reflect, which exists for serialization and mocking libraries (Objenesis builds instances
-   * through ReflectionFactory), and the calendar package of a TimeZone's class. None reaches the harness: its objects
+   * Whether package access to `pkg` (a package.access name) is refused to code under test. jdk.internal.*: always but
+   * the JDK's annotation types (reading a JDK method's annotations loads them: ByteBuddy, behind Mockito, does it for
+   * every mocked type). sun.*: only jdk.unsupported's sun.misc, which that module exports and opens to every module —
+   * package access is the only barrier before Unsafe and Signal. jdk.unsupported's sun.reflect is exported too, for
+   * serialization and mocking libraries (Objenesis builds instances through ReflectionFactory: it makes objects, it
+   * reaches none that exist). Every other sun.* package is exported and opened to no module code under test lives in
+   * (the runner never opens java.base/sun.*), so reflection may list its members but cannot use them; refusing more
+   * fails tests for nothing — Jackson introspects the class of the stream it serializes (JacksonXml-6: a
+   * sun.nio.ch.ChannelInputStream), a TimeZone is a sun.util.calendar.ZoneInfo. None reaches the harness: its objects
    * sit behind the repairlab.harness module.
    */
-  private static final java.util.Set<String> PACKAGES_GRANTED = java.util.Set.of("accessClassInPackage.jdk.internal.vm.annotation", "accessClassInPackage.sun.reflect",
-      // a TimeZone's class (ZoneInfo), resolved by name when one is deserialized (ProjectLoader.forbidden)
-      "accessClassInPackage.sun.util.calendar");
+  static boolean packageRefused(String pkg) {
+    if (pkg.startsWith("jdk.internal")) return !pkg.equals("jdk.internal.vm.annotation");
+    return pkg.equals("sun.misc") || pkg.startsWith("sun.misc.");
+  }
 
   /** set while the guard itself looks at the stack (which asks for class loaders: that must not ask the guard again) */
   private static final ThreadLocal<Boolean> DECIDING = new ThreadLocal<>();
@@ -114,8 +120,7 @@ final class Guard extends SecurityManager {
         case "inheritedChannel":
           return "Reaching the harness's inherited channel";
         default:
-          if (PACKAGES_GRANTED.contains(name)) return null;
-          if (name.startsWith("accessClassInPackage.sun.") || name.startsWith("accessClassInPackage.jdk.internal")) return "Access to " + name.substring(21);
+          if (name.startsWith("accessClassInPackage.") && packageRefused(name.substring(21))) return "Access to " + name.substring(21);
           return null;
       }
     }

@@ -73,8 +73,8 @@ final class ProjectLoader extends ClassLoader {
     // the JDK's calendar internals: a TimeZone is a sun.util.calendar.ZoneInfo, which deserializing one resolves by
     // name through the caller's loader; java.base exports nothing of the package, so its Class object opens nothing
     if (name.startsWith("sun.util.calendar.")) return false;
-    // every sun.* package (sun.misc.Unsafe among them): the guard refuses them anyway, and as a missing class they look
-    // as on a JVM without them, which tests written for several JVMs expect (Joda-Time's TestCalendarConverter asks
+    // every sun.* package by name (sun.misc.Unsafe among them; the guard refuses sun.misc, the module system the rest):
+    // as a missing class they look as on a JVM without them, which tests written for several JVMs expect (Joda-Time's TestCalendarConverter asks
     // for sun.util.BuddhistCalendar and ignores a ClassNotFoundException; a SecurityException fails it)
     return name.startsWith("repairlab.harness.") || name.startsWith("jdk.internal.") || name.startsWith("sun.")
         || name.startsWith("jdk.jshell.") || name.startsWith("com.sun.tools.attach.");
