@@ -42,7 +42,7 @@ export function localeDataOf(project: string, triggerTests: string[], cldrAdapte
 }
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
-import { javaLevels, libJars, parseExcludedTests, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
+import { javaLevels, libJars, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
 import { jdkInternalsUsedUnder } from './defects4j/jdk-internals.ts';
@@ -240,7 +240,7 @@ function importOne(
     // lib/ jars as blobs, reachable from a ref so the bundle carries them (the workspace reads them by oid)
     // the test classes `defects4j test` runs: the project's all.manual.tests fileset
     const suite = suiteFiles(projectDir);
-    const jars = libJars(projectDir);
+    const jars = libJars(projectDir, revisionClassPath(projectDir, revisions));
     if (jars.length > 0) {
       const jarDir = join(work, 'jars');
       mkdirSync(jarDir);

@@ -1,10 +1,12 @@
-// Which jars of Defects4J's lib/ travel with a bug: all but JUnit and hamcrest, which the runner provides. Cli 28–34
-// did not compile because junit-addons (junitx.framework.ArrayAssert) was taken for JUnit by its name's prefix.
+// Which jars of Defects4J's lib/ travel with a bug, and in which order: all but JUnit and hamcrest, which the runner
+// provides (Cli 28–34 did not compile because junit-addons — junitx.framework.ArrayAssert — was taken for JUnit by its
+// name's prefix); the revision's own first (JacksonXml 1–6 did not compile against the newest of lib/'s 15
+// jackson-databind jars, which came first by path).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { libJars } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { libJars, revisionClassPath } from '../../../worker/benchmarks/defects4j/build-env.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-libjars-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -27,5 +29,41 @@ describe('the lib/ jars a Defects4J bug carries', () => {
       writeFileSync(join(root, 'lib', jar), 'PK');
     }
     expect(libJars(root).map((j) => j.name).sort()).toEqual(['jdepend-2.5.jar', 'junit-addons-1.4.jar', 'junit-toolbox-2.0.jar']);
+  });
+});
+
+describe('the jars of a revision\'s build file', () => {
+  const project = join(root, 'versions');
+  const put = (path: string, text = 'PK') => {
+    mkdirSync(dirname(join(project, path)), { recursive: true });
+    writeFileSync(join(project, path), text);
+  };
+  const databind = (v: string) => `com/fasterxml/jackson/core/jackson-databind/${v}/jackson-databind-${v}.jar`;
+  const buildFile = (ids: Record<string, string[]>) =>
+    `<project>\n${Object.entries(ids).map(([id, jars]) => `  <path id="${id}">\n${jars.map((j) => `    <pathelement location="\${maven.repo.local}/${j}"/>`).join('\n')}\n  </path>`).join('\n')}\n</project>\n`;
+
+  it('come first, in the file\'s order, so the revision\'s version of an artifact wins; the rest follow by path', () => {
+    for (const v of ['2.10.0-SNAPSHOT', '2.3.1', '2.7.0-rc3']) put(`lib/${databind(v)}`);
+    put('lib/javax/xml/stream/stax-api/1.0-2/stax-api-1.0-2.jar');
+    put('build_files/fixedrev/maven-build.xml', buildFile({
+      'build.classpath': [databind('2.3.1')],
+      'build.test.classpath': [databind('2.7.0-rc3'), 'junit/junit/4.12/junit-4.12.jar', 'javax/xml/stream/stax-api/1.0-2/stax-api-1.0-2.jar'],
+    }));
+    const classPath = revisionClassPath(project, ['fixedrev', 'buggyrev']);
+    expect(classPath).toEqual([databind('2.7.0-rc3'), 'junit/junit/4.12/junit-4.12.jar', 'javax/xml/stream/stax-api/1.0-2/stax-api-1.0-2.jar']);
+    expect(libJars(project, classPath).map((j) => j.path)).toEqual([
+      databind('2.7.0-rc3'),
+      'javax/xml/stream/stax-api/1.0-2/stax-api-1.0-2.jar',
+      databind('2.10.0-SNAPSHOT'),
+      databind('2.3.1'),
+    ]);
+    // without a build file: by path
+    expect(revisionClassPath(project, ['other'])).toEqual([]);
+    expect(libJars(project).map((j) => j.path)[0]).toBe(databind('2.10.0-SNAPSHOT'));
+  });
+
+  it('fall back to build.classpath, and to the next revision\'s file', () => {
+    put('build_files/buggyonly/maven-build.xml', buildFile({ 'build.classpath': [databind('2.3.1')] }));
+    expect(revisionClassPath(project, ['missing', 'buggyonly'])).toEqual([databind('2.3.1')]);
   });
 });

@@ -22,11 +22,14 @@ export interface LibJar {
 
 /**
  * Every jar under framework/projects/<P>/lib/ (recursively: Lang keeps a Maven-style tree there) but JUnit and hamcrest.
- * Rule: all of them, not only those <P>.build.xml names — its class path also reaches lib/ through maven.repo.local,
- * so which ones a revision uses cannot be read reliably; an unused jar on the class path is harmless.
- * Two jars with one file name: the first by path wins (names key the runner's class path).
+ * Rule: all of them, not only those the revision's build names — <P>.build.xml puts the whole of lib/ on the tests'
+ * class path (a fileset after the revision's own), and older revisions reach lib/ through maven.repo.local too; an
+ * unused jar on the class path is harmless. Order: the jars the revision's build file lists (`revisionClassPath`),
+ * in its order, then the others by path — as Defects4J's class path has them, so where lib/ holds several versions of
+ * one artifact (JacksonXml: 15 jackson-databind jars) the revision's own version comes first and wins.
+ * Two jars with one file name: the first in that order wins (names key the runner's class path).
  */
-export function libJars(projectDir: string): LibJar[] {
+export function libJars(projectDir: string, revisionJars: string[] = []): LibJar[] {
   const lib = join(projectDir, 'lib');
   if (!existsSync(lib)) return [];
   const found: LibJar[] = [];
@@ -38,9 +41,30 @@ export function libJars(projectDir: string): LibJar[] {
     }
   };
   walk(lib);
+  const rank = (jar: LibJar) => {
+    const i = revisionJars.indexOf(jar.path);
+    return i < 0 ? revisionJars.length : i;
+  };
   const byName = new Map<string, LibJar>();
-  for (const jar of found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) if (!byName.has(jar.name)) byName.set(jar.name, jar);
+  for (const jar of found.sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) if (!byName.has(jar.name)) byName.set(jar.name, jar);
   return [...byName.values()];
+}
+
+/**
+ * The jars a revision's Defects4J build file lists for its tests, as paths under lib/ (Defects4J sets maven.repo.local
+ * to lib/): the `build.test.classpath` of build_files/<rev>/maven-build.xml, else its `build.classpath`, for the first
+ * of `revisions` that has one; [] when none does.
+ */
+export function revisionClassPath(projectDir: string, revisions: string[]): string[] {
+  for (const rev of revisions) {
+    const text = readOptional(join(projectDir, 'build_files', rev, 'maven-build.xml'));
+    for (const id of ['build.test.classpath', 'build.classpath']) {
+      const block = new RegExp(`<path\\s+id="${id.replaceAll('.', '\\.')}"\\s*>([\\s\\S]*?)</path>`).exec(text)?.[1];
+      if (!block) continue;
+      return [...block.matchAll(/<pathelement\s+location="\$\{maven\.repo\.local\}\/([^"]+\.jar)"/g)].map((m) => m[1]!);
+    }
+  }
+  return [];
 }
 
 export interface JavaLevels {
