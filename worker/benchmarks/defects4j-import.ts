@@ -42,7 +42,7 @@ export function localeDataOf(project: string, triggerTests: string[], cldrAdapte
 }
 import { classifyFix } from './classify.ts';
 import { removeBrokenTests } from './defects4j/broken-tests.ts';
-import { javaLevels, libJars, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
+import { javaLevels, libJars, missingRevisionJars, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './defects4j/build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './defects4j/data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './defects4j/git.ts';
 import { jdkInternalsUsedUnder } from './defects4j/jdk-internals.ts';
@@ -97,7 +97,7 @@ export interface ImportFailure {
   command?: string;
   /** set when the bug was refused (Defects4J builds it with a build RepairLab does not run): the reason */
   refused?: string;
-  /** set when the project's repository lacks what the bug needs (data, not a failure): what is missing */
+  /** set when the data lacks what the bug needs (data, not a failure): what lacks what, e.g. "the repository lacks object …" */
   missingData?: string;
 }
 
@@ -240,7 +240,17 @@ function importOne(
     // lib/ jars as blobs, reachable from a ref so the bundle carries them (the workspace reads them by oid)
     // the test classes `defects4j test` runs: the project's all.manual.tests fileset
     const suite = suiteFiles(projectDir);
-    const jars = libJars(projectDir, revisionClassPath(projectDir, revisions));
+    const classPath = revisionClassPath(projectDir, revisions);
+    const lacking = missingRevisionJars(projectDir, classPath);
+    if (lacking.length) {
+      throw new Defects4jImportError(
+        `Defects4J's lib/ lacks ${lacking.join(', ')}, which the revision's build file puts on the tests' class path: the version directory is there, the jar is not — an incomplete Defects4J checkout (fetch rjust/defects4j whole)`,
+        join(projectDir, 'lib', lacking[0]!),
+        undefined,
+        `Defects4J's checkout lacks lib/${lacking.join(', lib/')}`,
+      );
+    }
+    const jars = libJars(projectDir, classPath);
     if (jars.length > 0) {
       const jarDir = join(work, 'jars');
       mkdirSync(jarDir);

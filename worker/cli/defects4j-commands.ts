@@ -93,7 +93,7 @@ export function registerDefects4jCommands(program: Command): void {
 
 /** The summary's words for bugs whose repository data is missing (not counted among the bugs checked). */
 function unavailableNote(n: number): string {
-  return n ? `; ${n} more unavailable: the repository lacks their objects (data, not failures)` : '';
+  return n ? `; ${n} more unavailable: the data lacks what they need (not failures)` : '';
 }
 
 /**

@@ -3,7 +3,7 @@
 // such bugs as unavailable, names the missing object and its file, counts them apart from the failures, and exits 0
 // when nothing else fails.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('defects4j check on a repository that lacks objects', () => {
     expect(text.stdout).toMatch(new RegExp(`^Calc-3 +UNAVAILABLE \\(data: the repository lacks object ${lostBlob}\\)\n +- import: Calc-3: git bundle create .* failed: fatal: unable to read ${lostBlob}$`, 'm'));
     // Calc-6 lives on a line of history of its own
     expect(text.stdout).toMatch(/^Calc-6 +passes$/m);
-    expect(text.stdout).toContain('Calc (history only: blame and leakage): 1/1 pass, 0 fail; 2 more unavailable: the repository lacks their objects (data, not failures)');
+    expect(text.stdout).toContain('Calc (history only: blame and leakage): 1/1 pass, 0 fail; 2 more unavailable: the data lacks what they need (not failures)');
 
     const json = await cli([...args, '--json'], join(root, 'home-json'));
     const report = JSON.parse(json.stdout) as { bugs: number; reproduced: number; failed: number; unavailable: number; results: { bugId: string; unavailable?: string; reasons: string[] }[] };
@@ -46,6 +46,23 @@ describe('defects4j check on a repository that lacks objects', () => {
     const calc1 = report.results.find((r) => r.bugId === 'Calc-1')!;
     expect(calc1.unavailable).toBe(`the repository lacks object ${lostBlob} (src/test/java/org/fixture/CalcTest.java)`);
     expect(calc1.reasons[0]).toMatch(/an incomplete clone \(fetch the whole history, e\.g\. git clone --mirror\)/);
+  }, 300_000);
+
+  it('reports a bug as unavailable when Defects4J\'s lib/ lacks a jar its revision\'s build file lists (the version directory there, the jar not)', async () => {
+    // a copy of the Defects4J checkout whose clone lost Calc-6's helper jar; the fixed revision's build file lists it
+    const d4j = join(root, 'd4j-partial');
+    cpSync(fixture.d4jDir, d4j, { recursive: true });
+    const buildFiles = join(d4j, 'framework/projects/Calc/build_files', fixture.revisions.fixed6);
+    mkdirSync(buildFiles, { recursive: true });
+    writeFileSync(join(buildFiles, 'maven-build.xml'), '<project>\n  <path id="build.test.classpath">\n    <pathelement location="${maven.repo.local}/org/helper/calc-helper-1.0.jar"/>\n    <pathelement location="${maven.repo.local}/junit/junit/4.12/junit-4.12.jar"/>\n  </path>\n</project>\n');
+    rmSync(join(d4j, 'framework/projects/Calc/lib/org/helper/calc-helper-1.0.jar'));
+    const args = ['defects4j', 'check', '--project-repo', fixture.projectRepo, '--d4j', d4j, '--project', 'Calc', '--bugs', '6', '--out', join(root, 'out-jar'), '--history-only', '--json'];
+    const r = await cli(args, join(root, 'home-jar'));
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { failed: number; unavailable: number; results: { bugId: string; unavailable?: string; reasons: string[] }[] };
+    expect({ failed: report.failed, unavailable: report.unavailable }).toEqual({ failed: 0, unavailable: 1 });
+    expect(report.results[0]!.unavailable).toBe("Defects4J's checkout lacks lib/org/helper/calc-helper-1.0.jar");
+    expect(report.results[0]!.reasons[0]).toMatch(/an incomplete Defects4J checkout \(fetch rjust\/defects4j whole\)/);
   }, 300_000);
 
   it('reads what git says a repository lacks, and nothing else', () => {

@@ -65,7 +65,7 @@ describe('Defects4J revisions given as Subversion numbers', () => {
     const failure = byNumber.failures.find((f) => f.bugId === 'Calc-4');
     expect(failure?.message).toMatch(/no commit of .* holds Subversion revision \d+: .*4\.src\.patch applies to none of the commits that touch src\/main\/java\/org\/fixture\/Missing\.java/);
     // (Chart: 17 of its 26 bugs lie in Subversion history GitHub's repository does not have)
-    expect(failure?.missingData).toMatch(/^Subversion revision \d+$/);
+    expect(failure?.missingData).toMatch(/^the repository lacks Subversion revision \d+$/);
   });
 
   it('takes the commit before the first part of a fix spread over several commits as the buggy revision', () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { libJars, revisionClassPath } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { libJars, missingRevisionJars, revisionClassPath } from '../../../worker/benchmarks/defects4j/build-env.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-libjars-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,5 +65,17 @@ describe('the jars of a revision\'s build file', () => {
   it('fall back to build.classpath, and to the next revision\'s file', () => {
     put('build_files/buggyonly/maven-build.xml', buildFile({ 'build.classpath': [databind('2.3.1')] }));
     expect(revisionClassPath(project, ['missing', 'buggyonly'])).toEqual([databind('2.3.1')]);
+  });
+});
+
+describe('jars a revision\'s build file lists that lib/ lacks', () => {
+  it('are those whose version directory is there without them (a blob the checkout lacks), not JUnit, not jars Defects4J never had', () => {
+    const project = join(root, 'lacking');
+    mkdirSync(join(project, 'lib/org/codehaus/groovy/groovy/1.7.9'), { recursive: true });
+    mkdirSync(join(project, 'lib/junit/junit/4.10'), { recursive: true });
+    const listed = ['org/codehaus/groovy/groovy/1.7.9/groovy-1.7.9.jar', 'junit/junit/4.10/junit-4.10.jar', 'net/jcip/jcip-annotations/1.0/jcip-annotations-1.0.jar'];
+    expect(missingRevisionJars(project, listed)).toEqual(['org/codehaus/groovy/groovy/1.7.9/groovy-1.7.9.jar']);
+    writeFileSync(join(project, 'lib/org/codehaus/groovy/groovy/1.7.9/groovy-1.7.9.jar'), 'PK');
+    expect(missingRevisionJars(project, listed)).toEqual([]);
   });
 });

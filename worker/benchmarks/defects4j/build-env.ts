@@ -2,7 +2,7 @@
 // the jars of framework/projects/<P>/lib/, the Java source/target level, and the tests Defects4J excludes.
 // Each becomes a field of the BugSpec's layout, which the runner applies (docs/runner-api.md).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { SourceEncoding } from '../../contracts/bug.ts';
 import { readOptional } from './data.ts';
 
@@ -65,6 +65,17 @@ export function revisionClassPath(projectDir: string, revisions: string[]): stri
     }
   }
   return [];
+}
+
+/**
+ * The jars of `revisionJars` (revisionClassPath) that lib/ should hold and does not: the jar's version directory is
+ * there, the jar is not — a Defects4J checkout whose clone lacks the blob (this machine's mirror of rjust/defects4j
+ * lacks JacksonDatabind's groovy-1.7.9.jar and groovy-2.4.0.jar). Data, not a failure of the import. A jar whose
+ * directory is absent too is one Defects4J never had (Lang's build files list jcip-annotations, which lib/ lacks).
+ */
+export function missingRevisionJars(projectDir: string, revisionJars: string[]): string[] {
+  const lib = join(projectDir, 'lib');
+  return revisionJars.filter((j) => !RUNNER_PROVIDED.test(basename(j)) && !existsSync(join(lib, j)) && existsSync(dirname(join(lib, j))));
 }
 
 export interface JavaLevels {

@@ -68,8 +68,8 @@ export interface BugCheck {
   /** why the bug does not reproduce (empty when it does) */
   reasons: string[];
   /**
-   * set when the project's repository lacks what the bug needs (a blob of an incomplete clone, a Subversion revision
-   * its history does not have): what is missing. Data, counted apart from the failures.
+   * set when the data lacks what the bug needs (a blob of an incomplete clone, a Subversion revision the history does
+   * not have, a jar of Defects4J's lib/): what lacks what. Data, counted apart from the failures.
    */
   unavailable?: string;
   unpatchedFailing?: string[];
@@ -386,7 +386,7 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
         reused: false,
         environmentExcluded: 0,
         reasons: [`import: ${f.message}${f.input ? ` (input at fault: ${f.input})` : ''}`],
-        ...(f.missingData ? { unavailable: `the repository lacks ${f.missingData}` } : {}),
+        ...(f.missingData ? { unavailable: f.missingData } : {}),
       });
     }
     for (const b of imported.bugs) if (!notRegistered.some((f) => f.bugId === b.spec.id)) specs.push({ spec: b.spec, reused: false });

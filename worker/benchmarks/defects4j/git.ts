@@ -13,8 +13,9 @@ export class Defects4jImportError extends Error {
     /** the git command that failed, if one did */
     readonly command?: string,
     /**
-     * set when the project's repository lacks what the bug needs (a blob of an incomplete clone, a Subversion revision
-     * its history does not have): what is missing. Data, not a failure of the import.
+     * set when the data lacks what the bug needs (a blob of an incomplete clone, a Subversion revision the history does
+     * not have, a jar of Defects4J's lib/), saying what lacks what ("the repository lacks …"). Data, not a failure of
+     * the import.
      */
     readonly missingData?: string,
   ) {
@@ -54,7 +55,8 @@ function failure(args: string[], error: unknown): Defects4jImportError {
   const command = `git ${args.join(' ')}`;
   const detail = (e.stderr && e.stderr.length ? e.stderr.toString() : e.message).trim();
   // a repository that lacks an object: data (an incomplete clone), which every git command reports alike
-  return new Defects4jImportError(`${command} failed: ${detail}`, undefined, command, missingObject(detail));
+  const missing = missingObject(detail);
+  return new Defects4jImportError(`${command} failed: ${detail}`, undefined, command, missing && `the repository lacks ${missing}`);
 }
 
 export interface GitOptions {
@@ -117,7 +119,7 @@ export function extractTree(gitDir: string, revision: string, dir: string): void
     const plain = failure(args, error);
     if (!plain.missingData) throw plain;
     throw new Defects4jImportError(
-      `the repository lacks ${plain.missingData} of revision ${revision}: an incomplete clone (fetch the whole history, e.g. git clone --mirror) — ${plain.message}`,
+      `${plain.missingData} of revision ${revision}: an incomplete clone (fetch the whole history, e.g. git clone --mirror) — ${plain.message}`,
       revision,
       plain.command,
       plain.missingData,

@@ -62,7 +62,7 @@ function mapSubversionRevisions(gitDir: string, bug: ActiveBug, patchPath: strin
         `no commit of ${repoName} holds ${noun}: ${patchPath} applies to none of the commits that touch ${files.join(', ')} (the repository's history differs from the Subversion history Defects4J numbers)`,
         bug.fixedRevision,
         undefined,
-        noun,
+        `the repository lacks ${noun}`,
       );
     }
     // The fix's parent, unless it is half fixed: then the nearest ancestor the patch reverts cleanly. A minimised
