@@ -78,6 +78,16 @@ export function compilerOf(layout: ProjectLayout): 'javac' | 'ecj' {
   return layout.sourceLevel && /^1\.[3-7]$/.test(layout.sourceLevel) ? 'ecj' : 'javac';
 }
 
+/** The level classes are compiled for: targetLevel, else sourceLevel, else javaRelease. */
+function targetOf(layout: ProjectLayout): string {
+  return layout.targetLevel ?? layout.sourceLevel ?? String(layout.javaRelease);
+}
+
+/** Whether a level is Java 8 or older (the levels compiled against the Java 8 API). */
+function upToJava8(level: string): boolean {
+  return /^1\.[3-8]$/.test(level) || level === '8';
+}
+
 /** Checks what can be checked without the store (names, opens, the compiler's presence); throws a 400. */
 export function checkLayoutSettings(layout: ProjectLayout): void {
   try {
@@ -90,9 +100,9 @@ export function checkLayoutSettings(layout: ProjectLayout): void {
       throw new HttpError(400, 'bad-request', `layout.addOpens asks for ${open}, which the runner never opens (the harness's result channel and the JDK's internals live there): remove it.`);
     }
   }
-  if (layout.jdkInternalPackages?.length && !(compilerOf(layout) === 'ecj' && /^(1\.[3-8]|8)$/.test(layout.targetLevel ?? layout.sourceLevel ?? String(layout.javaRelease)))) {
+  if (layout.jdkInternalPackages?.length && !(compilerOf(layout) === 'ecj' && upToJava8(targetOf(layout)))) {
     // javac's --release hides a system module's internals and cannot be combined with --add-exports
-    throw new HttpError(400, 'bad-request', `layout.jdkInternalPackages needs sources up to Java 8 compiled with ecj (the layout's compiler is ${compilerOf(layout)}, target ${layout.targetLevel ?? layout.sourceLevel ?? layout.javaRelease}): set compiler "ecj" and sourceLevel "1.8" or below, or remove the packages.`);
+    throw new HttpError(400, 'bad-request', `layout.jdkInternalPackages needs sources up to Java 8 compiled with ecj (the layout's compiler is ${compilerOf(layout)}, target ${targetOf(layout)}): set compiler "ecj" and sourceLevel "1.8" or below, or remove the packages.`);
   }
   if (compilerOf(layout) === 'ecj' && !existsSync(ECJ_JAR)) {
     throw new HttpError(400, 'bad-request', `The layout needs ecj (source level ${layout.sourceLevel ?? '?'}), which is not installed at ${ECJ_JAR}: apt-get install ecj on the runner's machine.`);
@@ -133,7 +143,7 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
   const uploadedJars = await uploadedJarFiles(store, layout);
   const compiler = compilerOf(layout);
   const source = layout.sourceLevel ?? String(layout.javaRelease);
-  const target = layout.targetLevel ?? source;
+  const target = targetOf(layout);
   const timeZone = layout.timeZone ?? DEFAULT_TIME_ZONE;
   const [language, country] = (layout.locale ?? DEFAULT_LOCALE).split('-');
   const jvmOptions = [
@@ -146,10 +156,10 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     // ProjectLoader then defines UnsafeAllocateOnly as sun.misc.Unsafe
     ...(layout.sunMiscUnsafe === 'allocate-only' ? ['-Drepairlab.sunMiscUnsafe=allocate-only'] : []),
   ];
-  const upToJava8 = /^1\.[3-8]$/.test(target) || target === '8';
+
   const internals = layout.jdkInternalPackages?.length ? await jdkInternals(store.dataDir, layout.jdkInternalPackages) : undefined;
   jvmOptions.push(...(internals?.jvmOptions ?? []));
-  const bootClassPath = compiler === 'ecj' && upToJava8 ? [await java8Api(store.dataDir), ...(internals ? [internals.classDir] : [])] : undefined;
+  const bootClassPath = compiler === 'ecj' && upToJava8(target) ? [await java8Api(store.dataDir), ...(internals ? [internals.classDir] : [])] : undefined;
   return {
     ...(bootClassPath ? { bootClassPath } : {}),
     jars: [...uploadedJars, ...projectJars(layout.junit, layout.classpath)],
