@@ -62,9 +62,10 @@ export function similarity(
   const srcSize = src.bytes.length;
   const dstSize = dst.bytes.length;
   const maxSize = Math.max(srcSize, dstSize);
-  const baseSize = Math.min(srcSize, dstSize);
-  const deltaSize = maxSize - baseSize;
-  if (baseSize * (MAX_SCORE - minimumScore) < deltaSize * MAX_SCORE) return 0;
+  const deltaSize = maxSize - Math.min(srcSize, dstSize);
+  // git's estimate_similarity compares the size change with the *larger* file (its comment says the
+  // smaller one; the code, which decides, does not), so a file may lose up to half its size and still pair.
+  if (maxSize * (MAX_SCORE - minimumScore) < deltaSize * MAX_SCORE) return 0;
   if (!dstSize) return 0;
   const s = src.hash();
   const d = dst.hash();

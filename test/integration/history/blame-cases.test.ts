@@ -25,6 +25,7 @@ describe('blame: renames, merges and git rename scoring', () => {
     fx.write('a/Widget.java', body('widget', 20));
     fx.write('b/Other.java', body('other', 20));
     fx.write('Small.java', body('small', 10));
+    fx.write('old/Shrink.java', body('shrink', 30));
     c.base = fx.commit('base');
 
     // Rename with small edits (~90% similar): blame follows to the old path.
@@ -37,6 +38,14 @@ describe('blame: renames, merges and git rename scoring', () => {
     fx.git('mv', 'Small.java', 'Tiny.java');
     fx.write('Tiny.java', body('small', 3) + body('rewritten', 8));
     c.rewrite = fx.commit('rewrite small as tiny');
+
+    // A rename that drops 40% of the file (60% similar): git's size pre-check compares the size change
+    // with the larger file, so the rename is followed (jackson-databind's 9610aff moved
+    // DeserializationConfig.java to cfg/ this way).
+    mkdirSync(join(fx.dir, 'cfg'));
+    fx.git('mv', 'old/Shrink.java', 'cfg/Shrink.java');
+    fx.write('cfg/Shrink.java', body('shrink', 18) + '    new shrink line;\n');
+    c.shrink = fx.commit('move shrink and drop most of it');
 
     // Two deleted files could be the source; the one with the same basename wins at >= 75% even though
     // the other one is more similar.
@@ -88,6 +97,12 @@ describe('blame: renames, merges and git rename scoring', () => {
     const lines = await parity('core/Widget.java');
     expect(lines[0]).toEqual({ line: 1, commit: c.base, path: 'a/Widget.java', origLine: 1 });
     expect(lines[3]).toMatchObject({ commit: c.move, path: 'core/Widget.java' });
+  });
+
+  it('follows a rename that shrinks the file by more than half of what is left, as git does', async () => {
+    const lines = await parity('cfg/Shrink.java');
+    expect(lines[5]).toEqual({ line: 6, commit: c.base, path: 'old/Shrink.java', origLine: 6 });
+    expect(lines[18]).toMatchObject({ commit: c.shrink, path: 'cfg/Shrink.java' });
   });
 
   it('does not follow a rename below 50% similarity', async () => {
