@@ -116,6 +116,9 @@ async function storedTexts(page: Page): Promise<{ where: string; text: string }[
 }
 
 test('a link restores view and configuration on a fresh profile; a bundle opens and replays identically; no key travels', async ({ browser, page }, testInfo) => {
+  // Four profiles, an experiment run and a bundle replay, each with its own 150 s wait: the default 180 s for the
+  // whole test ran out once on a loaded machine (waiting for the last download), so the test's budget is their sum.
+  test.setTimeout(420_000);
   // --- build and run a small experiment with a canary key set (1 bug × oneshot × 2 samples, one at a time)
   await page.goto(appUrl());
   await page.getByRole('button', { name: 'Settings' }).click();
