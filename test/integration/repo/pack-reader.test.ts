@@ -1,10 +1,10 @@
 // The direct pack reader must return exactly what git stores: every object of the generated history
 // (deep delta chains, ofs-deltas) compared byte for byte with `git cat-file --batch`.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { PackReader, parseCommit, parseTree } from '../../../worker/repo/pack-reader.ts';
+import { PackIndex, PackReader, parseCommit, parseTree } from '../../../worker/repo/pack-reader.ts';
 import { RepoStore } from '../../../worker/repo/store.ts';
 import { cachedHistoryRepo } from '../history/history-generator.ts';
 import { removeDir, tempDir } from './git-fixture.ts';
@@ -13,6 +13,7 @@ describe('PackReader', () => {
   let work: string;
   let repoDir: string;
   let reader: PackReader;
+  let packDir: string;
 
   beforeAll(async () => {
     const generated = cachedHistoryRepo();
@@ -21,6 +22,7 @@ describe('PackReader', () => {
     const platform = createNodePlatform({ root: work });
     await new RepoStore(platform).importBundle('g', new Uint8Array(readFileSync(generated.bundle)));
     reader = (await PackReader.open(platform.fs, `${platform.reposRoot}/g`))!;
+    packDir = `${platform.reposRoot}/g/objects/pack`;
   }, 300_000);
 
   afterAll(() => removeDir(work));
@@ -56,5 +58,22 @@ describe('PackReader', () => {
     const lsTree = execFileSync('git', ['-C', repoDir, 'ls-tree', commit.tree], { encoding: 'utf8' }).trim().split('\n');
     expect(parseTree(reader.read(commit.tree)!.data).map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}`)).toEqual(lsTree);
     expect(reader.read('0'.repeat(40))).toBeUndefined();
+  });
+
+  it('finds every object of an index where git show-index puts it, searching the index in place', () => {
+    const idxFile = `${packDir}/${readdirSync(packDir).find((n) => n.endsWith('.idx'))!}`;
+    const idx = new Uint8Array(readFileSync(idxFile));
+    const index = new PackIndex(idx);
+    const entries = execFileSync('git', ['show-index'], { input: idx, encoding: 'utf8', maxBuffer: 1 << 26 })
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]);
+    expect(index.size).toBe(entries.length);
+    expect(entries.filter(([offset, oid]) => index.offsetOf(oid) !== Number(offset))).toEqual([]);
+    // absent, short and non-hex names are not found (no throw)
+    expect(index.offsetOf('f'.repeat(40))).toBeUndefined();
+    expect(index.offsetOf(entries[0]![1].slice(0, 39))).toBeUndefined();
+    expect(index.offsetOf('zz' + entries[0]![1].slice(2))).toBeUndefined();
+    expect(() => new PackIndex(idx.subarray(0, 2000))).toThrow(/cut short/);
   });
 });
