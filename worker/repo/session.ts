@@ -4,7 +4,9 @@
 import git from 'isomorphic-git';
 import type { IsoFs } from '../contracts/platform.ts';
 import type { TreeFile } from '../contracts/workspace.ts';
-import { PackReader, parseCommit, parseTree } from './pack-reader.ts';
+import { PackReader, findTreeEntry, parseCommit, parseTree } from './pack-reader.ts';
+
+const nameEncoder = new TextEncoder();
 
 export interface GitPerson {
   name: string;
@@ -307,11 +309,21 @@ export class RepoSession {
     let entry: TreeEntry = { mode: '040000', name: '', oid: treeOid, type: 'tree' };
     for (const part of parts) {
       if (entry.type !== 'tree') return undefined;
-      const next = (await this.readTreeEntries(entry.oid)).find((e) => e.name === part);
+      const next = await this.entryNamed(entry.oid, part);
       if (!next) return undefined;
       entry = next;
     }
     return entry;
+  }
+
+  /** One entry of a tree: from its listing when cached, else found in the packed tree without listing it. */
+  private async entryNamed(treeOid: string, name: string): Promise<TreeEntry | undefined> {
+    const listed = this.trees.get(treeOid);
+    if (listed) return (await listed).find((e) => e.name === name);
+    // A name that is not valid UTF-8 was decoded lossily (U+FFFD): only the listing compares it the same way.
+    const data = name.includes('\uFFFD') ? undefined : await this.packed(treeOid, 'tree');
+    if (!data) return (await this.readTreeEntries(treeOid)).find((e) => e.name === name);
+    return findTreeEntry(data, nameEncoder.encode(name));
   }
 
   async entryAt(commit: string, path: string): Promise<TreeEntry | undefined> {

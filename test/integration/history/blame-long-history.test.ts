@@ -39,17 +39,27 @@ describe('blame over a long history of a busy directory', () => {
   const sessionWith = (treeCacheEntries?: number) =>
     new RepoSession('long', createNodePlatform({ root: fx.dir, reposRoot: fx.dir }).fs, join(fx.dir, '.git'), treeCacheEntries ? { treeCacheEntries } : {});
 
-  it('holds no more tree entries than its budget, and blames as git does', async () => {
+  it('blames as git does with a small tree budget, reading one entry per directory rather than whole trees', async () => {
     const budget = 5 * (FILES + 1);
     const bounded = sessionWith(budget);
     const lines = await blame(bounded, 'busy/Target.java');
     expect(compareBlame('busy/Target.java', lines, gitBlame(fx.dir, 'busy/Target.java'))).toEqual([]);
     expect(new Set(lines.map((l) => l.commit)).size).toBe(COMMITS / 10 + 1);
+    expect(bounded.cachedTreeEntries).toBeLessThanOrEqual(budget);
+  });
+
+  it("keeps no more tree entries than its budget when every commit's tree is listed", async () => {
+    const commits = fx.git('rev-list', 'HEAD').trim().split('\n');
+    const budget = 5 * (FILES + 1);
+    const bounded = sessionWith(budget);
+    const unbounded = sessionWith(10_000_000);
+    for (const commit of commits) {
+      expect((await bounded.listTree(commit)).length).toBe(FILES + 1);
+      await unbounded.listTree(commit);
+    }
     expect(bounded.cachedTreeEntries).toBeGreaterThan(0);
     expect(bounded.cachedTreeEntries).toBeLessThanOrEqual(budget);
-    // The walk itself read far more than the budget: the bound is what kept them out.
-    const unbounded = sessionWith(10_000_000);
-    await blame(unbounded, 'busy/Target.java');
+    // The listings held far more than the budget: the bound is what kept them out.
     expect(unbounded.cachedTreeEntries).toBeGreaterThan(COMMITS * FILES);
   });
 });

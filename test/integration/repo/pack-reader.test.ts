@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { PackIndex, PackReader, parseCommit, parseTree } from '../../../worker/repo/pack-reader.ts';
+import { PackIndex, PackReader, findTreeEntry, parseCommit, parseTree } from '../../../worker/repo/pack-reader.ts';
 import { RepoStore } from '../../../worker/repo/store.ts';
 import { cachedHistoryRepo } from '../history/history-generator.ts';
 import { removeDir, tempDir } from './git-fixture.ts';
@@ -58,6 +58,28 @@ describe('PackReader', () => {
     const lsTree = execFileSync('git', ['-C', repoDir, 'ls-tree', commit.tree], { encoding: 'utf8' }).trim().split('\n');
     expect(parseTree(reader.read(commit.tree)!.data).map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.name}`)).toEqual(lsTree);
     expect(reader.read('0'.repeat(40))).toBeUndefined();
+  });
+
+  it('finds one tree entry by name as the full parse lists it', () => {
+    const utf8 = new TextEncoder();
+    const trees = execFileSync('git', ['-C', repoDir, 'rev-list', '--objects', '--all'], { encoding: 'utf8', maxBuffer: 1 << 26 })
+      .split('\n')
+      .map((l) => l.slice(0, 40))
+      .filter((oid) => oid && reader.read(oid)?.type === 'tree');
+    let compared = 0;
+    for (const oid of trees) {
+      const data = reader.read(oid)!.data;
+      const listed = parseTree(data);
+      for (const entry of listed) {
+        expect(findTreeEntry(data, utf8.encode(entry.name))).toEqual(entry);
+        compared++;
+      }
+      if (listed[0]) {
+        expect(findTreeEntry(data, utf8.encode(listed[0].name.slice(0, -1)))).toEqual(listed.find((e) => e.name === listed[0]!.name.slice(0, -1)));
+        expect(findTreeEntry(data, utf8.encode(`${listed[0].name}~absent`))).toBeUndefined();
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 
   it('finds every object of an index where git show-index puts it, searching the index in place', () => {
