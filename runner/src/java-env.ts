@@ -17,7 +17,8 @@ const COVERAGE_SRC = fileURLToPath(new URL('../java/coverage', import.meta.url))
 /**
  * JDK internals the warm harness uses (flags for compiling and running it): javac's JavacTaskPool (JShell's), so the
  * warm compiler reuses javac contexts; javac's release platforms, so --release's ct.sym is opened once (ReleasePlatform);
- * and the ASM inside java.base, which rebuilds batched variants' classes and renames UnsafeAllocateOnly to sun.misc.Unsafe.
+ * and the ASM inside java.base, which rebuilds batched variants' classes and renames UnsafeAllocateOnly to sun.misc.Unsafe
+ * and ProjectSecurityManager to each project loader's security slot.
  */
 export const JAVAC_POOL_ACCESS = [
   '--add-exports', 'jdk.compiler/com.sun.tools.javac.api=repairlab.harness',

@@ -49,6 +49,8 @@ final class Guard extends SecurityManager {
     privateLookupOnStack();
     bootLoaderLookup();
     projectCodeAsks(TRUSTED_ONLY);
+    askingProjectsSecurityManager();
+    if (ProjectLoader.securitySlotsInUse) throw new IllegalStateException("a project's security slot exists before the guard");
     privateFile("/proc/self/mem");
     System.setSecurityManager(new Guard());
   }
@@ -73,18 +75,49 @@ final class Guard extends SecurityManager {
   /** set while the guard itself looks at the stack (which asks for class loaders: that must not ask the guard again) */
   private static final ThreadLocal<Boolean> DECIDING = new ThreadLocal<>();
 
+  /** set while a project's own security manager decides (its own permission checks get the guard alone) */
+  private static final ThreadLocal<Boolean> CONSULTING = new ThreadLocal<>();
+
   @Override
   public void checkPermission(Permission perm) {
     if (DECIDING.get() != null) return;
     DECIDING.set(Boolean.TRUE);
     String why;
+    SecurityManager projects = null;
     try {
       why = sensitive(perm);
       if (why != null && !projectCodeAsks(perm)) why = null;
+      if (why == null && ProjectLoader.securitySlotsInUse && CONSULTING.get() == null) projects = askingProjectsSecurityManager();
     } finally {
       DECIDING.remove();
     }
     if (why != null) throw new SecurityException(why + " is blocked by the RepairLab runner");
+    if (projects != null) {
+      // after the guard, as a second manager would be asked: it may refuse more, never allow what the guard refused
+      CONSULTING.set(Boolean.TRUE);
+      try {
+        projects.checkPermission(perm);
+      } finally {
+        CONSULTING.remove();
+      }
+    }
+  }
+
+  /**
+   * The security manager that the code under test on this stack installed (ProjectSecurityManager), or null: the
+   * nearest project frame's loader, or the ProjectLoader above it (a loader the test made), holds the slot.
+   */
+  private static SecurityManager askingProjectsSecurityManager() {
+    return WALKER.walk(frames -> frames.map(f -> f.getDeclaringClass().getClassLoader())
+        .filter(l -> !trustedLoader(l))
+        .findFirst()
+        .map(l -> {
+          for (ClassLoader at = l; at != null && !trustedLoader(at); at = at.getParent()) {
+            if (at instanceof ProjectLoader) return ((ProjectLoader) at).projectSecurityManager();
+          }
+          return null;
+        })
+        .orElse(null));
   }
 
   @Override
@@ -105,7 +138,7 @@ final class Guard extends SecurityManager {
       if (name.startsWith("loadLibrary.")) return "Loading a native library (" + name.substring(12) + ")";
       switch (name) {
         case "setSecurityManager":
-        case "createSecurityManager":
+          // code under test installs its own through ProjectSecurityManager; the real call stays refused
           return "Replacing the security manager";
         case "readFileDescriptor":
           return "Reading the harness's file descriptors";

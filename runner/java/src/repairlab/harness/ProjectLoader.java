@@ -100,6 +100,41 @@ final class ProjectLoader extends ClassLoader {
     }
   }
 
+  /** The class code under test reaches for System.setSecurityManager / getSecurityManager (ProjectSecurityManager). */
+  static final String SECURITY_SLOT = "repairlab.project.SecurityManagerSlot";
+  private static final String SECURITY_SLOT_INTERNAL = SECURITY_SLOT.replace('.', '/');
+  private static final byte[] SECURITY_SLOT_BYTES = renamedClass(ProjectSecurityManager.class, SECURITY_SLOT);
+  /** set once any loader defined its slot: until then the guard need not look for a project's own manager */
+  static volatile boolean securitySlotsInUse;
+  /** this loader's slot, once code under test named it */
+  private volatile Class<?> securitySlot;
+  private volatile java.lang.reflect.Field installedField;
+
+  private Class<?> securitySlot() {
+    synchronized (getClassLoadingLock(SECURITY_SLOT)) {
+      Class<?> c = findLoadedClass(SECURITY_SLOT);
+      if (c == null) {
+        c = defineClass(SECURITY_SLOT, SECURITY_SLOT_BYTES, 0, SECURITY_SLOT_BYTES.length);
+        securitySlot = c;
+        securitySlotsInUse = true;
+      }
+      return c;
+    }
+  }
+
+  /** The security manager code under test installed in this loader's slot, or null (asked by the guard only). */
+  SecurityManager projectSecurityManager() {
+    Class<?> slot = securitySlot;
+    if (slot == null) return null;
+    try {
+      java.lang.reflect.Field field = installedField;
+      if (field == null) installedField = field = slot.getField("installed");
+      return (SecurityManager) field.get(null);
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      return null;
+    }
+  }
+
   /** A harness class's bytes under another binary name (every reference to its own name renamed with it). */
   private static byte[] renamedClass(Class<?> template, String name) {
     String internal = template.getName().replace('.', '/');
@@ -127,6 +162,7 @@ final class ProjectLoader extends ClassLoader {
   @Override
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
     if (UNSAFE_ALLOCATE_ONLY && UNSAFE.equals(name)) return unsafeAllocateOnly();
+    if (SECURITY_SLOT.equals(name)) return securitySlot();
     if (forbidden(name) && !(UNSAFE_ALLOCATE_ONLY && REFLECTION_FACTORY.equals(name))) {
       throw new ClassNotFoundException(name + " is not available to code under test (RepairLab runner)");
     }
@@ -152,6 +188,7 @@ final class ProjectLoader extends ClassLoader {
     byte[] bytes = bytesOf(name);
     if (bytes == null) throw new ClassNotFoundException(name);
     if (defined != null) defined.put(name, bytes);
+    bytes = SecurityManagerCalls.redirect(bytes, SECURITY_SLOT_INTERNAL);
     if (transform != null) bytes = transform.apply(name, bytes);
     return defineClass(name, bytes, 0, bytes.length);
   }
