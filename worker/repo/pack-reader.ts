@@ -225,48 +225,56 @@ export class PackReader {
 
 const decoder = new TextDecoder();
 
-/** git's tree format: "<mode> <name>\0<20-byte oid>" entries; modes normalised as isomorphic-git does ('40000' → '040000'). */
-export function parseTree(data: Uint8Array): { mode: string; name: string; oid: string; type: 'blob' | 'tree' | 'commit' }[] {
-  const out: { mode: string; name: string; oid: string; type: 'blob' | 'tree' | 'commit' }[] = [];
+export interface RawTreeEntry {
+  mode: string;
+  name: string;
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+/**
+ * Walks git's tree format, "<mode> <name>\0<20-byte oid>" entries, handing each entry's bounds to `visit` until it
+ * returns a value; decoding is left to `decodeEntry`, so a lookup by name decodes one entry, not all of them.
+ */
+function scanTree<T>(data: Uint8Array, visit: (pos: number, space: number, nul: number) => T | undefined): T | undefined {
   let pos = 0;
   while (pos < data.length) {
     const space = data.indexOf(0x20, pos);
-    const nul = data.indexOf(0, space);
-    let mode = decoder.decode(data.subarray(pos, space));
-    if (mode.length === 5) mode = `0${mode}`;
-    const name = decoder.decode(data.subarray(space + 1, nul));
-    const oid = hex(data, nul + 1);
+    const nul = space < 0 ? -1 : data.indexOf(0, space);
+    if (nul < 0) return undefined;
+    const found = visit(pos, space, nul);
+    if (found !== undefined) return found;
     pos = nul + 21;
-    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-    out.push({ mode, name, oid, type });
   }
+  return undefined;
+}
+
+/** One entry, its mode normalised as isomorphic-git does ('40000' → '040000'). */
+function decodeEntry(data: Uint8Array, pos: number, space: number, nul: number): RawTreeEntry {
+  let mode = decoder.decode(data.subarray(pos, space));
+  if (mode.length === 5) mode = `0${mode}`;
+  const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+  return { mode, name: decoder.decode(data.subarray(space + 1, nul)), oid: hex(data, nul + 1), type };
+}
+
+/** Every entry of a raw tree, in its order. */
+export function parseTree(data: Uint8Array): RawTreeEntry[] {
+  const out: RawTreeEntry[] = [];
+  scanTree(data, (pos, space, nul) => void out.push(decodeEntry(data, pos, space, nul)));
   return out;
 }
 
 /**
- * One entry of a raw tree, found by its name's bytes without parsing the others (git's own lookup): blame asks
+ * One entry of a raw tree, found by its name's bytes without decoding the others (git's own lookup): blame asks
  * for one name per directory per commit, and parsing every entry of a 1,500-entry directory each time was most
  * of its time on closure-compiler.
  */
-export function findTreeEntry(data: Uint8Array, name: Uint8Array): { mode: string; name: string; oid: string; type: 'blob' | 'tree' | 'commit' } | undefined {
-  let pos = 0;
-  while (pos < data.length) {
-    const space = data.indexOf(0x20, pos);
-    const nul = data.indexOf(0, space);
-    if (space < 0 || nul < 0) return undefined;
-    if (nul - space - 1 === name.length) {
-      let same = true;
-      for (let i = 0; i < name.length && same; i++) same = data[space + 1 + i] === name[i];
-      if (same) {
-        let mode = decoder.decode(data.subarray(pos, space));
-        if (mode.length === 5) mode = `0${mode}`;
-        const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-        return { mode, name: decoder.decode(data.subarray(space + 1, nul)), oid: hex(data, nul + 1), type };
-      }
-    }
-    pos = nul + 21;
-  }
-  return undefined;
+export function findTreeEntry(data: Uint8Array, name: Uint8Array): RawTreeEntry | undefined {
+  return scanTree(data, (pos, space, nul) => {
+    if (nul - space - 1 !== name.length) return undefined;
+    for (let i = 0; i < name.length; i++) if (data[space + 1 + i] !== name[i]) return undefined;
+    return decodeEntry(data, pos, space, nul);
+  });
 }
 
 export interface ParsedPerson {
