@@ -111,27 +111,27 @@ export const TREE_CACHE_ENTRIES = 200_000;
 
 /** Least-recently-used tree listings, bounded by their total number of entries. */
 class TreeCache {
-  private readonly trees = new Map<string, Promise<TreeEntry[]>>();
-  private readonly sizes = new Map<string, number>();
+  /** in use order, oldest first; `size` is set once the listing has been read */
+  private readonly trees = new Map<string, { listing: Promise<TreeEntry[]>; size?: number }>();
   private entries = 0;
 
   constructor(private readonly budget: number) {}
 
   get(oid: string): Promise<TreeEntry[]> | undefined {
     const found = this.trees.get(oid);
-    if (found) {
-      this.trees.delete(oid);
-      this.trees.set(oid, found);
-    }
-    return found;
+    if (!found) return undefined;
+    this.trees.delete(oid);
+    this.trees.set(oid, found);
+    return found.listing;
   }
 
   set(oid: string, listing: Promise<TreeEntry[]>): void {
-    this.trees.set(oid, listing);
+    const held: { listing: Promise<TreeEntry[]>; size?: number } = { listing };
+    this.trees.set(oid, held);
     listing.then(
       (list) => {
-        if (this.trees.get(oid) !== listing) return;
-        this.sizes.set(oid, list.length);
+        if (this.trees.get(oid) !== held) return;
+        held.size = list.length;
         this.entries += list.length;
         this.evict(oid);
       },
@@ -145,16 +145,15 @@ class TreeCache {
   }
 
   private delete(oid: string): void {
+    this.entries -= this.trees.get(oid)?.size ?? 0;
     this.trees.delete(oid);
-    this.entries -= this.sizes.get(oid) ?? 0;
-    this.sizes.delete(oid);
   }
 
   /** Oldest first, never the listing just added (one tree larger than the budget is still served). */
   private evict(keep: string): void {
-    for (const oid of this.trees.keys()) {
+    for (const [oid, held] of this.trees) {
       if (this.entries <= this.budget) return;
-      if (oid !== keep && this.sizes.has(oid)) this.delete(oid);
+      if (oid !== keep && held.size !== undefined) this.delete(oid);
     }
   }
 }
