@@ -57,3 +57,8 @@ export function useTestRunner(opts: { workers?: number; recycleAfter?: number } 
     },
   };
 }
+
+/** A validation's tests as sorted "method status [exception]" lines: what a test expects, readable in a diff. */
+export function testStatuses(tests: { id: string; status: string; failure?: { exception: string } }[]): string[] {
+  return tests.map((t) => `${t.id.split('::')[1]} ${t.status}${t.failure ? ` ${t.failure.exception}` : ''}`).sort();
+}

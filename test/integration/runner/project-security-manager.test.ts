@@ -6,7 +6,7 @@
 // stays refused, and a manager a test leaves behind does not hide a later failure.
 import { describe, expect, it } from 'vitest';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { useTestRunner } from './helpers.ts';
+import { testStatuses, useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
 const PROJECT: Record<string, string> = {
@@ -87,16 +87,13 @@ public class OwnManagerTest {
 `,
 };
 
-const statuses = (tests: { id: string; status: string; failure?: { exception: string } }[]) =>
-  tests.map((t) => `${t.id.split('::')[1]} ${t.status}${t.failure ? ` ${t.failure.exception}` : ''}`).sort();
-
 const testRunner = useTestRunner({ workers: 1 });
 
 describe.each(['cold', 'warm'] as const)('a security manager of the project on the %s path', (path) => {
   it('is asked after the guard; the guard stays, and a failure after a hostile one is still a failure', async () => {
     const r = await testRunner.client.validate(new FakeWorkspace(PROJECT), LAYOUT, { mode: 'all' }, { path });
     expect(r.path).toBe(path);
-    expect(statuses(r.tests)).toEqual([
+    expect(testStatuses(r.tests)).toEqual([
       'a_installsItsOwnAndItIsAsked pass',
       'b_theRealCallStaysRefused pass',
       'c_leavesAManagerThatRefusesEverything pass',
@@ -104,6 +101,6 @@ describe.each(['cold', 'warm'] as const)('a security manager of the project on t
     ]);
     // the next validation starts with no manager of the project's: the earlier one's slot went with its loader
     const again = await testRunner.client.validate(new FakeWorkspace(PROJECT), LAYOUT, { mode: 'all' }, { path });
-    expect(statuses(again.tests)).toEqual(statuses(r.tests));
+    expect(testStatuses(again.tests)).toEqual(testStatuses(r.tests));
   });
 });

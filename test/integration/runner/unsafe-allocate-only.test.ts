@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectLayout } from '../../../worker/contracts/bug.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { useTestRunner } from './helpers.ts';
+import { testStatuses, useTestRunner } from './helpers.ts';
 import { LAYOUT } from './projects.ts';
 
 const PROJECT: Record<string, string> = {
@@ -86,16 +86,13 @@ public class AllocatorTest {
 };
 
 const ALLOCATE_ONLY: ProjectLayout = { ...LAYOUT, sunMiscUnsafe: 'allocate-only' };
-const statuses = (tests: { id: string; status: string; failure?: { exception: string } }[]) =>
-  tests.map((t) => `${t.id.split('::')[1]} ${t.status}${t.failure ? ` ${t.failure.exception}` : ''}`).sort();
-
 const testRunner = useTestRunner({ workers: 1 });
 
 describe.each(['cold', 'warm'] as const)('sun.misc.Unsafe on the %s path', (path) => {
   it('allocate-only: allocateInstance works as Unsafe\'s, nothing else exists, the real one stays refused', async () => {
     const r = await testRunner.client.validate(new FakeWorkspace(PROJECT), ALLOCATE_ONLY, { mode: 'all' }, { path });
     expect(r.path).toBe(path);
-    expect(statuses(r.tests)).toEqual([
+    expect(testStatuses(r.tests)).toEqual([
       'allocatesWithoutRunningAConstructor pass',
       'getUnsafeRefusesAsJava8DidOutsideTheJdk pass',
       'hasNoMethodButAllocateInstance pass',
@@ -106,7 +103,7 @@ describe.each(['cold', 'warm'] as const)('sun.misc.Unsafe on the %s path', (path
 
   it('absent (the default): code under test finds no sun.misc.Unsafe', async () => {
     const r = await testRunner.client.validate(new FakeWorkspace(PROJECT), LAYOUT, { mode: 'all' }, { path });
-    expect(statuses(r.tests)).toEqual([
+    expect(testStatuses(r.tests)).toEqual([
       'allocatesWithoutRunningAConstructor error java.lang.ClassNotFoundException',
       'getUnsafeRefusesAsJava8DidOutsideTheJdk error java.lang.ClassNotFoundException',
       'hasNoMethodButAllocateInstance error java.lang.ClassNotFoundException',

@@ -36,7 +36,7 @@ final class SecurityManagerCalls {
       }
     }
     int poolEnd = pos;
-    int redirected = 0;
+    boolean redirected = false;
     byte[] out = classFile.clone();
     int slotClass = count + 1; // the Utf8 name goes at index `count`, its Class entry after it
     for (int i = 1; i < count; i++) {
@@ -52,9 +52,9 @@ final class SecurityManagerCalls {
       if (!set && !get) continue;
       out[at + 1] = (byte) (slotClass >> 8);
       out[at + 2] = (byte) slotClass;
-      redirected++;
+      redirected = true;
     }
-    if (redirected == 0) return classFile;
+    if (!redirected) return classFile;
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream(classFile.length + slotInternalName.length() + 8);
       DataOutputStream data = new DataOutputStream(bytes);
