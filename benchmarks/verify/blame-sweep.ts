@@ -6,11 +6,13 @@
 //   node --import tsx benchmarks/verify/blame-sweep.ts <repoDir> [--rev R] [--files N] [--match REGEX]
 //
 // The sample is deterministic (every k-th matching file in path order) so a divergence can be rerun.
-import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compareBlame, gitBlame } from '../../test/integration/history/parity.ts';
 import { blame } from '../../worker/history/blame.ts';
 import { openOnDiskRepo } from '../../worker/history/commands.ts';
-import { compareBlame, parsePorcelain } from '../../test/integration/history/parity.ts';
+import { git } from '../git.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -21,14 +23,12 @@ if (!repoDir) {
   console.error('usage: blame-sweep.ts <repoDir> [--rev R] [--files N] [--match REGEX]');
   process.exit(2);
 }
-const gitArgs = (args: string[]) => execFileSync('git', ['--git-dir', gitDirOf(repoDir), ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-function gitDirOf(dir: string): string {
-  return execFileSync('git', ['-C', dir, 'rev-parse', '--absolute-git-dir'], { encoding: 'utf8' }).trim();
-}
+// a work tree's .git, else a bare repository (a fetched mirror)
+const gitDir = existsSync(join(repoDir, '.git')) ? join(repoDir, '.git') : repoDir;
 
-const rev = gitArgs(['rev-parse', `${values.rev}^{commit}`]).trim();
+const rev = git(gitDir, ['rev-parse', `${values.rev}^{commit}`]).trim();
 const pattern = new RegExp(values.match!);
-const all = gitArgs(['ls-tree', '-r', '--name-only', rev]).split('\n').filter((p) => p && pattern.test(p));
+const all = git(gitDir, ['ls-tree', '-r', '--name-only', rev]).split('\n').filter((p) => p && pattern.test(p));
 const want = Math.min(Number(values.files), all.length);
 const step = all.length / Math.max(want, 1);
 const sample = Array.from({ length: want }, (_, i) => all[Math.floor(i * step)]!);
@@ -44,7 +44,7 @@ for (const path of sample) {
   const ours = await blame(session, path, rev);
   oursMs += performance.now() - t;
   t = performance.now();
-  const theirs = parsePorcelain(gitArgs(['blame', '--porcelain', rev, '--', path]));
+  const theirs = gitBlame(repoDir, path, rev);
   gitMs += performance.now() - t;
   const diffs = compareBlame(path, ours, theirs);
   lines += theirs.length;
