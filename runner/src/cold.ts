@@ -2,12 +2,12 @@
 // harness over the compiled classes. It is the fallback when the warm path cannot serve a request and the
 // baseline the benchmark compares the warm path with.
 import { randomUUID } from 'node:crypto';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
 import { classNameOf, jitFlags, jvmFlags, listJavaSources, workDir, type RunnerContext } from './context.ts';
-import { parseJavacOutput } from './diagnostics.ts';
+import { parseJavacOutput, RAW_OUTPUT_CHARS, withFailureReason } from './diagnostics.ts';
 import { ECJ_JAR, harnessLaunch, projectJars } from './java-env.ts';
 import { nodeEncoding, projectSettings, type ProjectSettings } from './project-settings.ts';
 import { newKey, runSandboxed } from './proc.ts';
@@ -28,6 +28,33 @@ export interface ColdJob {
 
 function quoteArgFile(p: string): string {
   return `"${p.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/** Top-level type names (`a.b.C`) of the class files under a compiler's output directory. */
+async function topLevelTypes(dir: string): Promise<Set<string>> {
+  const entries = await readdir(dir, { recursive: true });
+  return new Set(entries.filter((f) => f.endsWith('.class') && !path.basename(f).includes('$')).map((f) => f.slice(0, -6).split(path.sep).join('.')));
+}
+
+/**
+ * Types both the program and the test sources declare. javac ties no package to a folder, so a program file
+ * (`src/main/java/elsewhere/CalcTest.java` declaring `demo.CalcTest`) can define a test's class; compiled apart, the
+ * program's copy comes first on the class path and runs in the test's place. The warm path's full compile reports
+ * such a duplicate itself (WarmProject.declaresAnotherFilesType).
+ */
+async function typesDeclaredTwice(classDirs: string[]): Promise<string[]> {
+  if (classDirs.length < 2) return [];
+  const [main, test] = await Promise.all(classDirs.slice(0, 2).map(topLevelTypes));
+  return [...main!].filter((t) => test!.has(t)).sort();
+}
+
+function sharedTypeError(types: string[]): Diagnostic {
+  return {
+    file: '',
+    line: 0,
+    kind: 'error',
+    message: `duplicate class: ${types.join(', ')} declared by both the program and the test sources — a patch may not define a test's class (javac ties no package to a folder, so a file elsewhere can declare it); give the class another name`,
+  };
 }
 
 /**
@@ -110,18 +137,23 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
         Math.max(1000, deadline - Date.now()),
       );
       diagnostics.push(...parseJavacOutput(r.stderr + r.stdout, relativize));
+      // a failure whose output names no error (killed by the clock, out of memory, a crash) says why, with the output
+      const raw = (r.stderr || r.stdout).trim().slice(0, RAW_OUTPUT_CHARS);
       if (r.timedOut) {
-        return { compiled: false, diagnostics, tests: [], stopped: 'wall-clock', compileMs: Date.now() - compileMs0, testsMs: 0 };
+        const why = `${settings.compiler} did not finish compiling the ${name} sources within the wall clock (${job.limits.wallClockMs} ms): raise limits.wallClockMs, or make the patch smaller`;
+        return { compiled: false, diagnostics: withFailureReason(diagnostics, raw ? `${why}. Its output: ${raw}` : why), tests: [], stopped: 'wall-clock', compileMs: Date.now() - compileMs0, testsMs: 0 };
       }
       if (r.code !== 0) {
-        if (!diagnostics.some((d) => d.kind === 'error')) {
-          diagnostics.push({ file: '', line: 0, kind: 'error', message: `${settings.compiler} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 2000)}` });
-        }
-        return { compiled: false, diagnostics, tests: [], stopped: 'compile-error', compileMs: Date.now() - compileMs0, testsMs: 0 };
+        const how = r.signal ? `signal ${r.signal}` : `exit ${r.code}`;
+        return { compiled: false, diagnostics: withFailureReason(diagnostics, `${settings.compiler} failed (${how}): ${raw || 'no output'}`), tests: [], stopped: 'compile-error', compileMs: Date.now() - compileMs0, testsMs: 0 };
       }
       classDirs.push(dest);
     }
     const compileMs = Date.now() - compileMs0;
+    const twice = await typesDeclaredTwice(classDirs);
+    if (twice.length > 0) {
+      return { compiled: false, diagnostics: [...diagnostics, sharedTypeError(twice)], tests: [], stopped: 'compile-error', compileMs, testsMs: 0 };
+    }
 
     const entries: RequestEntries = [
       ['junit', layout.junit],

@@ -39,3 +39,23 @@ export function parseJavacOutput(output: string, relativize: (file: string) => s
   }
   return out;
 }
+
+/** How much of a compiler's raw output a diagnostic carries when none of it could be parsed. */
+export const RAW_OUTPUT_CHARS = 2000;
+
+/**
+ * The diagnostics of a failed compile with at least one error: when the compiler failed without an error the
+ * runner could read (output the parser does not know, a crash, memory, the wall clock), one error without a file
+ * says why, so a report never reads "Compilation failed: 0 error(s)" with nothing after it.
+ */
+export function withFailureReason(diagnostics: Diagnostic[], reason: string): Diagnostic[] {
+  if (diagnostics.some((d) => d.kind === 'error')) return diagnostics;
+  return [...diagnostics, { file: '', line: 0, kind: 'error', message: reason }];
+}
+
+/** Why a compile failed when it left no error to show: from how the run stopped. */
+export function compileFailureReason(answer: { stopped: string; crashReason?: string }): string {
+  if (answer.stopped === 'wall-clock') return 'compilation did not finish within the wall clock: raise limits.wallClockMs, or make the patch smaller';
+  if (answer.crashReason) return `the compiler failed: ${answer.crashReason.slice(0, RAW_OUTPUT_CHARS)}`;
+  return 'the compiler failed without reporting an error the runner could read (an internal compiler failure, e.g. a source too large or too deeply nested for it); validate with path "cold" to see the compiler\'s own output';
+}

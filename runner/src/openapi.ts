@@ -97,7 +97,10 @@ export function buildOpenApi(): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateRequest' } } } },
           responses: {
             '200': json('ValidationResult', 'The verdict (also when the patch does not compile or tests fail).'),
-            '400': error('Invalid request (code `bad-request`), e.g. an overlay path with `..`, or one that conflicts with a file or directory of the snapshot.'),
+            '400': error(
+              'Invalid request (code `bad-request`), e.g. an overlay path with `..`, or one that conflicts with a file or directory of the snapshot; ' +
+                'or an overlay that changes test files beyond what `testEdits` allows (code `test-edit`; `detail.files` lists them).',
+            ),
             '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`): PUT /v1/snapshots and upload its blobs.'),
             '409': error('The runner lacks jars the layout lists (code `missing-jars`; `detail.missingBlobs` holds their oids): POST them to /v1/blobs and send the request again.'),
             '413': tooLarge('POST /v1/validate'),
@@ -114,7 +117,7 @@ export function buildOpenApi(): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidateBatchRequest' } } } },
           responses: {
             '200': json('ValidateBatchResponse', 'One verdict per overlay, in request order — each equal to what /v1/validate answers for it.'),
-            '400': error('Invalid request (code `bad-request`); an overlay conflict names its index (`overlays[i]`).'),
+            '400': error('Invalid request (code `bad-request`); an overlay conflict names its index (`overlays[i]`). An overlay that changes test files beyond what `testEdits` allows: code `test-edit`.'),
             '404': error('The snapshot is unknown or incomplete (code `unknown-snapshot`).'),
             '409': error('The runner lacks jars the layout lists (code `missing-jars`, `detail.missingBlobs`).'),
             '413': tooLarge('POST /v1/validate-batch'),

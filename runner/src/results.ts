@@ -5,6 +5,7 @@ import {
   type TestResult,
   type TestSelection,
 } from '../../worker/contracts/runner-api.ts';
+import { compileFailureReason, withFailureReason } from './diagnostics.ts';
 
 /** What a harness (cold run or warm worker) reports for one validation. */
 export interface HarnessAnswer {
@@ -85,7 +86,33 @@ export function crossChecked(answer: HarnessAnswer, selection: TestSelection, ex
   return { ...answer, stopped: 'crash', crashReason: `verdict refused: ${why}`, refused: true };
 }
 
-function wouldPass(answer: HarnessAnswer, selection: TestSelection): boolean {
+/**
+ * A verdict counts passes, not the absence of failures: a skipped test becomes a failure (its reason kept) when it is
+ * a trigger test the selection lists, or when the unpatched snapshot ran it without skipping it (`unpatched`: test id
+ * → status there, when known) — code under test that throws an assumption's exception where its answer would be
+ * wrong must not turn a failure into a skip. The snapshot's own skips (an @Ignore, an assumption about the JDK) stay
+ * skips, and so do those of tests the snapshot does not have.
+ */
+export function skipsJudged(answer: HarnessAnswer, selection: TestSelection, unpatched?: ReadonlyMap<string, string>): HarnessAnswer {
+  const listed = new Set(selection.mode === 'all' ? [] : selection.tests);
+  let changed = false;
+  const tests = answer.tests.map((t): TestResult => {
+    if (t.status !== 'skipped') return t;
+    const before = unpatched?.get(t.id);
+    const why = listed.has(t.id) ? 'a trigger test must pass' : before && before !== 'skipped' ? `the unpatched version does not skip it (${before})` : null;
+    if (!why) return t;
+    changed = true;
+    const cause = t.failure ? ` (${t.failure.exception}${t.failure.message ? `: ${t.failure.message}` : ''})` : '';
+    return {
+      ...t,
+      status: 'fail',
+      failure: { exception: 'repairlab.SkippedTest', message: `skipped${cause}, and a skip counts as a failure here: ${why}`, frames: t.failure?.frames ?? [], omittedFrames: t.failure?.omittedFrames ?? 0 },
+    };
+  });
+  return changed ? { ...answer, tests } : answer;
+}
+
+export function wouldPass(answer: HarnessAnswer, selection: TestSelection): boolean {
   const failing = answer.tests.some((t) => FAILING.has(t.status));
   return answer.compiled && answer.stopped === 'none' && selection.mode !== 'listed' && !failing && answer.tests.every((t) => t.status !== 'not-run');
 }
@@ -100,8 +127,10 @@ export function toValidationResult(
   const plausible = wouldPass(answer, selection);
   let report = defects4jReport(failingTests);
   if (!answer.compiled) {
+    // at least one error names why, whatever stopped the compiler (diagnostics.ts withFailureReason)
+    answer = { ...answer, diagnostics: withFailureReason(answer.diagnostics, compileFailureReason(answer)) };
     const errors = answer.diagnostics.filter((d) => d.kind === 'error');
-    const shown = errors.slice(0, 20).map((d) => `  ${d.file}:${d.line}: ${d.message.split('\n')[0]}\n`).join('');
+    const shown = errors.slice(0, 20).map((d) => `  ${d.file ? `${d.file}:${d.line}: ` : ''}${d.message.split('\n')[0]}\n`).join('');
     report = `Compilation failed: ${errors.length} error(s)\n${shown}` + report;
   }
   if (answer.refused) report += `Error: ${answer.crashReason}\n`;

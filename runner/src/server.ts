@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { BlobUpload, SnapshotManifest, ValidateBatchRequest, ValidateRequest, type Health } from '../../worker/contracts/runner-api.ts';
-import { discardBody, MAX_BODY_BYTES, readJsonBody } from './body.ts';
+import { checkOverlaySize, discardBody, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { CORS_PROXY_PREFIX, handleCorsProxy } from './cors-proxy.ts';
 import { HttpError } from './errors.ts';
 import { diskFullError, type SnapshotStore } from './store.ts';
@@ -21,6 +21,15 @@ export interface ServerDeps {
   /** named in 507 answers when a write fails for lack of space */
   dataDir: string;
 }
+
+/**
+ * The request headers a preflight allows: a fixed list of what the app sends, never the preflight's own list echoed
+ * back (that would allow any header a page asks for). The runner client sends authorization and content-type;
+ * isomorphic-git, cloning through the git CORS proxy, sends content-type, git-protocol (protocol v2) and
+ * authorization (credentials in the URL), which the proxy forwards to the git host.
+ */
+const ALLOWED_HEADERS = 'authorization, content-type';
+const PROXY_ALLOWED_HEADERS = 'authorization, content-type, git-protocol';
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -70,7 +79,7 @@ export function createHandler(deps: ServerDeps) {
         res.setHeader('Vary', 'Origin');
         if (req.method === 'OPTIONS') {
           res.setHeader('Access-Control-Allow-Methods', 'GET, PUT, POST, OPTIONS');
-          res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'authorization, content-type');
+          res.setHeader('Access-Control-Allow-Headers', req.url?.startsWith(`${CORS_PROXY_PREFIX}/`) ? PROXY_ALLOWED_HEADERS : ALLOWED_HEADERS);
           res.setHeader('Access-Control-Max-Age', '600');
           // Chrome's Private Network Access preflight for pages reaching 127.0.0.1
           if (req.headers['access-control-request-private-network'] === 'true') res.setHeader('Access-Control-Allow-Private-Network', 'true');
@@ -110,12 +119,14 @@ export function createHandler(deps: ServerDeps) {
         }
         case 'POST /v1/validate': {
           const body = await readParsed(req, route, ValidateRequest);
+          checkOverlaySize(body.overlay);
           await deps.store.checkOverlay(body.treeId, body.overlay);
           return sendJson(res, 200, await deps.validation.validate(body));
         }
         case 'POST /v1/validate-batch': {
           const body = await readParsed(req, route, ValidateBatchRequest);
           for (const [i, overlay] of body.overlays.entries()) {
+            checkOverlaySize(overlay, `overlays[${i}]: `);
             await deps.store.checkOverlay(body.treeId, overlay).catch((e: unknown) => {
               if (e instanceof HttpError && e.status === 400) throw new HttpError(400, e.code, `overlays[${i}]: ${e.message}`, e.detail);
               throw e;

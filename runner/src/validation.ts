@@ -8,8 +8,9 @@ import { coldValidate } from './cold.ts';
 import { classNameOf, normaliseLayout, type RunnerContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { checkLayoutSettings, uploadedJarFiles } from './project-settings.ts';
-import { crossChecked, toValidationResult, type HarnessAnswer, type SuiteExpectation } from './results.ts';
+import { crossChecked, skipsJudged, toValidationResult, wouldPass, type HarnessAnswer, type SuiteExpectation } from './results.ts';
 import { suiteFilter } from './test-suite.ts';
+import { checkTestEdits } from './test-edits.ts';
 import { checkRepoPath } from './store.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
 
@@ -77,6 +78,8 @@ export class ValidationService {
         throw new HttpError(400, 'bad-request', `overlay deletes "${p}", which is not in snapshot ${req.treeId}.`);
       }
     }
+    // the tests that define the bug are not the patch's to change (400 test-edit), before any work starts
+    checkTestEdits(req.overlay, layout, new Set(tree.manifest.files.map((f) => f.path)), req.testEdits);
     const cacheKey = createHash('sha256')
       .update(stableJson({ treeId: req.treeId, overlay: req.overlay, layout, tests: req.tests, limits, coverage: req.coverage, path: req.path === 'cold' ? 'cold' : 'warm' }))
       .digest('hex');
@@ -113,6 +116,41 @@ export class ValidationService {
     return checked;
   }
 
+  /**
+   * Skips judged as failures where they must be passes (results.ts skipsJudged). Trigger tests are known from the
+   * request; for the others the snapshot's own results are needed, and only when they decide the verdict: a pass
+   * with skips asks for one run of the whole suite without the overlay (memoised per snapshot, layout and limits).
+   */
+  private async skipsJudged(answer: HarnessAnswer, req: ParsedRequest): Promise<HarnessAnswer> {
+    if (!answer.tests.some((t) => t.status === 'skipped')) return answer;
+    const judged = skipsJudged(answer, req.tests);
+    if (!wouldPass(judged, req.tests) || Object.keys(req.overlay).length === 0) return judged;
+    const unpatched = await this.unpatchedStatuses(req);
+    if (!unpatched) {
+      const skipped = judged.tests.filter((t) => t.status === 'skipped').length;
+      const crashReason = `verdict refused: ${skipped} test(s) skipped, and the unpatched version's results, which decide whether a skip may count as a pass, could not be had`;
+      return { ...judged, stopped: 'crash', crashReason, refused: true };
+    }
+    return skipsJudged(judged, req.tests, unpatched);
+  }
+
+  private unpatched = new Map<string, Map<string, string>>();
+
+  /** Test id → status of a whole-suite run of the snapshot without overlay; undefined when that run did not end clean. */
+  private async unpatchedStatuses(req: ParsedRequest): Promise<Map<string, string> | undefined> {
+    const key = createHash('sha256').update(stableJson({ treeId: req.treeId, layout: req.layout, limits: req.limits ?? {} })).digest('hex');
+    const known = this.unpatched.get(key);
+    if (known) return known;
+    const base = await this.validate(
+      ValidateRequest.parse({ treeId: req.treeId, overlay: {}, layout: req.layout, tests: { mode: 'all' }, ...(req.limits ? { limits: req.limits } : {}), path: req.path }),
+    );
+    if (base.stopped === 'crash' || base.stopped === 'wall-clock' || base.tests.some((t) => t.status === 'timeout')) return undefined;
+    const statuses = new Map(base.tests.map((t) => [t.id, t.status]));
+    if (this.unpatched.size >= 1000) this.unpatched.clear();
+    this.unpatched.set(key, statuses);
+    return statuses;
+  }
+
   /** Caches a verdict only from a validation that ended clean (no crash, stop by the clock, timeout, poisoning or refusal). */
   private remember(cacheKey: string, answer: HarnessAnswer, result: ValidationResult): void {
     if (clean(answer)) this.cache.set(cacheKey, result);
@@ -144,7 +182,7 @@ export class ValidationService {
         coldValidate(this.ctx, { treeId: req.treeId, treeDir: tree.dir, overlay: req.overlay, layout, tests: req.tests, limits, coverage: req.coverage }),
       );
     }
-    answer = this.checked(answer, req, prep);
+    answer = await this.skipsJudged(this.checked(answer, req, prep), req);
     const result = toValidationResult(answer, req.tests, path, Date.now() - started);
     this.remember(cacheKey, answer, result);
     return result;
@@ -166,6 +204,7 @@ export class ValidationService {
       ...(req.limits ? { limits: req.limits } : {}),
       path: req.path,
       coverage: req.coverage,
+      testEdits: req.testEdits,
     }));
     const prepared = await Promise.all(singles.map((s) => this.prepare(s)));
     const results: Array<ValidationResult | undefined> = prepared.map((p) => {
@@ -184,15 +223,17 @@ export class ValidationService {
           if (a.some((x) => x === null || x.poisoned)) this.pool.retire(w);
           return a;
         });
-        indices.forEach((i, k) => {
-          const raw = answers?.[k];
-          // unanswered, or the JVM crashed under it: validated alone (which retries a crash cold)
-          if (!raw || (raw.stopped === 'crash' && req.path === 'auto')) return;
-          const answer = this.checked(raw, singles[i]!, prepared[i]!);
-          const result = toValidationResult(answer, req.tests, 'warm', Date.now() - started);
-          this.remember(prepared[i]!.cacheKey, answer, result);
-          results[i] = result;
-        });
+        await Promise.all(
+          indices.map(async (i, k) => {
+            const raw = answers?.[k];
+            // unanswered, or the JVM crashed under it: validated alone (which retries a crash cold)
+            if (!raw || (raw.stopped === 'crash' && req.path === 'auto')) return;
+            const answer = await this.skipsJudged(this.checked(raw, singles[i]!, prepared[i]!), singles[i]!);
+            const result = toValidationResult(answer, req.tests, 'warm', Date.now() - started);
+            this.remember(prepared[i]!.cacheKey, answer, result);
+            results[i] = result;
+          }),
+        );
       }),
     );
     return Promise.all(results.map((r, i) => r ?? this.validate(singles[i]!)));

@@ -2,6 +2,7 @@
 // hunk counts wrong and drop the a/ b/ prefixes, so headers are recounted and paths resolved first;
 // a hunk that still does not apply is named in the error, and nothing is written unless every file applies.
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import { describeBytes, MAX_OVERLAY_BYTES, overlayTooLarge, utf8Bytes } from '../contracts/overlay-limits.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import type { Rectification } from '../contracts/trajectory.ts';
 
@@ -117,6 +118,12 @@ export function describeInexact(h: InexactHunk): string {
 export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<AppliedPatch> {
   const rect: Rectification[] = [];
   const inexact: InexactHunk[] = [];
+  // the runner refuses (413) an overlay over its size limits; a diff that large is generated text, not a repair,
+  // so it is refused here before it is parsed, with what to do
+  const size = utf8Bytes(diff);
+  if (size > MAX_OVERLAY_BYTES) {
+    throw new PatchApplyError(`the diff is ${describeBytes(size)}, over the ${MAX_OVERLAY_BYTES / (1024 * 1024)} MB a patch may change; write a diff of only the lines to change`);
+  }
   const recount = recountHunks(diff);
   if (recount.changed) rect.push({ kind: 'other', message: `recomputed the line counts of ${recount.changed} hunk header(s)` });
   let patches: StructuredPatch[];
@@ -160,6 +167,8 @@ export async function applyUnifiedDiff(ws: Workspace, diff: string): Promise<App
     writes.push({ path: newPath && newPath !== oldPath ? newPath : path, content: result });
     if (newPath === null) writes[writes.length - 1] = { path, content: null };
   }
+  const tooLarge = overlayTooLarge(Object.fromEntries(writes.map((w) => [w.path, w.content])));
+  if (tooLarge) throw new PatchApplyError(`the patched files are too large to validate: ${tooLarge.message}`);
   for (const w of writes) {
     if (w.content === null) await ws.delete(w.path);
     else await ws.write(w.path, w.content);

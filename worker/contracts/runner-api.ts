@@ -2,6 +2,7 @@
 // worker/runner-client/ (client). docs/runner-api.md + docs/openapi.json describe the same shapes.
 import { z } from 'zod';
 import { ProjectLayout, TestId } from './bug.ts';
+import { TestEdits } from './test-edits.ts';
 
 export const RUNNER_API_VERSION = 'v1';
 
@@ -84,6 +85,12 @@ export const ValidateRequest = z.object({
   /** cold = fresh javac + JVM (baseline); warm = long-lived harness; auto = warm with cold fallback. */
   path: z.enum(['auto', 'warm', 'cold']).default('auto'),
   coverage: z.boolean().default(false),
+  /**
+   * What the overlay may do to test files (under layout.testDirs and testResourceDirs): none (default) = nothing;
+   * add = add new ones only; any = anything, for trusted callers only (a person's own patch, never a model's).
+   * Anything else is refused with 400 test-edit (docs/runner-api.md).
+   */
+  testEdits: TestEdits.default('none'),
 });
 export type ValidateRequest = z.input<typeof ValidateRequest>;
 

@@ -12,7 +12,8 @@ import {
   type ValidateBatchRequest,
   type ValidateRequest,
 } from '../contracts/runner-api.ts';
-import type { Validator } from '../contracts/tools.ts';
+import type { TestEdits } from '../contracts/test-edits.ts';
+import type { Validator, ValidatorOptions } from '../contracts/tools.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import { bytesToBase64 } from './base64.ts';
 import { defaultSurface, errorFromResponse, RunnerError, unreachable, type RunnerAdviceSurface } from './errors.ts';
@@ -44,6 +45,8 @@ export interface ValidateOptions {
   path?: 'auto' | 'warm' | 'cold';
   limits?: Partial<Limits>;
   signal?: AbortSignal;
+  /** what the overlay may do to test files (the runner's default: none); 'any' only for a person's own patch */
+  testEdits?: TestEdits;
 }
 
 /** Blob upload batches stay well under the runner's body limit. */
@@ -228,6 +231,7 @@ export class RunnerClient {
       coverage: opts.coverage ?? false,
     };
     if (opts.limits) body.limits = opts.limits;
+    if (opts.testEdits) body.testEdits = opts.testEdits;
     const timeoutMs = this.timeoutMs ?? (opts.limits?.wallClockMs ?? 120_000) + 30_000 + 180_000; // + a first warm start
     const send = () => this.request('POST', '/v1/validate', body, { timeoutMs, signal: opts.signal });
     return ValidationResult.parse(await this.sendUploading(send, workspace, layout));
@@ -261,6 +265,7 @@ export class RunnerClient {
       coverage: opts.coverage ?? false,
     };
     if (opts.limits) body.limits = opts.limits;
+    if (opts.testEdits) body.testEdits = opts.testEdits;
     const wallClockMs = opts.limits?.wallClockMs ?? 120_000;
     const timeoutMs = this.timeoutMs ?? wallClockMs * workspaces.length + 30_000 + 180_000;
     const send = () => this.request('POST', '/v1/validate-batch', body, { timeoutMs, signal: opts.signal });
@@ -284,9 +289,14 @@ export class RunnerClient {
 
 /** The runner behind the tools' Validator interface, for one project layout. */
 export function runnerValidator(client: RunnerClient, layout: ProjectLayout, defaults: Omit<ValidateOptions, 'coverage'> = {}): Validator {
+  const options = (opts: ValidatorOptions | undefined): ValidateOptions => ({
+    ...defaults,
+    coverage: opts?.coverage ?? false,
+    ...(opts?.signal ? { signal: opts.signal } : {}),
+    ...(opts?.testEdits ? { testEdits: opts.testEdits } : {}),
+  });
   return {
-    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, { ...defaults, coverage: opts?.coverage ?? false, ...(opts?.signal ? { signal: opts.signal } : {}) }),
-    validateMany: (workspaces, tests, opts) =>
-      client.validateBatch(workspaces, layout, tests, { ...defaults, coverage: opts?.coverage ?? false, ...(opts?.signal ? { signal: opts.signal } : {}) }),
+    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, options(opts)),
+    validateMany: (workspaces, tests, opts) => client.validateBatch(workspaces, layout, tests, options(opts)),
   };
 }

@@ -8,6 +8,8 @@ module repairlab.harness {
   requires java.compiler;
   requires jdk.compiler;
   requires java.management;
+  // LogManager: the logging configuration a test changes is put back after it (GlobalState)
+  requires java.logging;
   // sun.reflect.ReflectionFactory, for UnsafeAllocateOnly
   requires jdk.unsupported;
 }

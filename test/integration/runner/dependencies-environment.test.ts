@@ -173,12 +173,12 @@ describe.each(['cold', 'warm'] as const)('the suite\'s files on the %s path', (p
     expect(suite.plausible).toBe(true);
     // a test the patterns leave out stays out; one they name runs
     await ws.write('src/test/java/demo/slow/NewPerfTest.java', failingTest('demo.slow', 'NewPerfTest'));
-    expect((await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path })).plausible).toBe(true);
+    expect((await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path, testEdits: 'add' })).plausible).toBe(true);
     await ws.write('src/test/java/demo/AddedTest.java', failingTest('demo', 'AddedTest'));
-    const added = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path });
+    const added = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'all' }, { path, testEdits: 'add' });
     expect(added.failingTests).toEqual(['demo.AddedTest::fails']);
     // a listed test runs whatever the patterns say
-    const listed = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'listed', tests: ['demo.slow.PerfTest::fails'] }, { path });
+    const listed = await testRunner.client.validate(ws, SUITE_LAYOUT, { mode: 'listed', tests: ['demo.slow.PerfTest::fails'] }, { path, testEdits: 'add' });
     expect(listed.failingTests).toEqual(['demo.slow.PerfTest::fails']);
   });
 });

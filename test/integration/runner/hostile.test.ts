@@ -151,7 +151,8 @@ public class ForgeTest {
 `;
     const overlay = { [CALC]: BUGGY_CALC.replace('public class', '// forging test\npublic class'), 'src/test/java/demo/ForgeTest.java': forgingTest };
     // the whole suite, so that the forging test runs (failing-first would stop at CalcTest::add)
-    const r = await client.validate(ws(overlay), LAYOUT, { mode: 'all' }, { path: p === 'auto' ? 'auto' : p });
+    // (the forging test is added, as a model under testEdits "add" may add one)
+    const r = await client.validate(ws(overlay), LAYOUT, { mode: 'all' }, { path: p === 'auto' ? 'auto' : p, testEdits: 'add' });
     expect(r.plausible).toBe(false);
     expect(statusOf(r, 'demo.CalcTest::add')).toBe('fail');
     await ordinaryAfter(p);
@@ -329,7 +330,7 @@ public class TmpTest {
   }
 }
 `;
-    const r = await client.validate(ws({ 'src/test/java/demo/TmpTest.java': tmpTest }), LAYOUT, { mode: 'listed', tests: ['demo.TmpTest::tmpIsCapped'] }, { path: p });
+    const r = await client.validate(ws({ 'src/test/java/demo/TmpTest.java': tmpTest }), LAYOUT, { mode: 'listed', tests: ['demo.TmpTest::tmpIsCapped'] }, { path: p, testEdits: 'add' });
     expect(statusOf(r, 'demo.TmpTest::tmpIsCapped')).toBe('pass');
     await ordinaryAfter(p);
     nothingLeft();

@@ -1,6 +1,7 @@
 // The runner's HTTP surface against hostile or broken input, over real HTTP with real javac/JUnit in bubblewrap:
-// oversized bodies, overlay and snapshot path conflicts, half-bad blob batches, a full disk (a real tmpfs), leftovers
-// of earlier runs and a data directory the sandbox user cannot enter.
+// CORS preflights asking for more headers than the app sends, oversized bodies and overlays, overlay and snapshot
+// path conflicts, half-bad blob batches, a full disk (a real tmpfs), leftovers of earlier runs and a data directory
+// the sandbox user cannot enter.
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -9,14 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner, type RunningRunner } from '../../../runner/src/index.ts';
+import { MAX_OVERLAY_BYTES, MAX_OVERLAY_FILE_BYTES } from '../../../worker/contracts/overlay-limits.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
+import { ALLOWED_ORIGIN } from './helpers.ts';
 import { CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 const MB = 1024 * 1024;
 
 async function start(dataDir: string): Promise<RunningRunner> {
-  return startRunner({ port: 0, dataDir, sandbox: 'bwrap', workers: 1, log: () => undefined });
+  return startRunner({ port: 0, dataDir, allowedOrigins: [ALLOWED_ORIGIN], sandbox: 'bwrap', workers: 1, log: () => undefined });
 }
 
 async function api(r: RunningRunner, method: string, route: string, body: unknown): Promise<{ status: number; body: { code?: string; error?: string; [k: string]: unknown } }> {
@@ -98,6 +101,92 @@ describe('body size limits', () => {
 
   it('still answers on the same runner afterwards', async () => {
     expect((await client.health()).ok).toBe(true);
+  });
+});
+
+describe('CORS preflights', () => {
+  async function preflight(route: string, requestHeaders: string): Promise<{ status: number; allowed: string[] }> {
+    const res = await fetch(`${runner.url}${route}`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
+    });
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+    return { status: res.status, allowed };
+  }
+
+  it('allows a fixed list of headers, never what the preflight asks for', async () => {
+    const api = await preflight('/v1/validate', 'x-evil, authorization');
+    expect(api.status).toBe(204);
+    expect(api.allowed).not.toContain('x-evil');
+    expect(api.allowed).toEqual(['authorization', 'content-type']);
+    // the git CORS proxy: what isomorphic-git sends (and the proxy forwards), nothing else
+    const proxy = await preflight('/cors-proxy/github.com/o/r.git/git-upload-pack', 'x-evil,content-type,git-protocol');
+    expect(proxy.status).toBe(204);
+    expect(proxy.allowed).not.toContain('x-evil');
+    expect(proxy.allowed).toEqual(['authorization', 'content-type', 'git-protocol']);
+  });
+
+  it("allows every header of the app's own requests, which then go through", async () => {
+    // the runner client as a page of the allowed origin runs it: each request's header names are what the
+    // browser's preflight would ask for
+    const sent: Array<{ headers: string[]; allowOrigin: string | null; status: number }> = [];
+    const pageClient = new RunnerClient({
+      url: runner.url,
+      token: runner.token,
+      fetch: async (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('origin', ALLOWED_ORIGIN);
+        const res = await fetch(input, { ...init, headers });
+        sent.push({ headers: [...new Headers(init?.headers).keys()], allowOrigin: res.headers.get('access-control-allow-origin'), status: res.status });
+        return res;
+      },
+    });
+    const ws = new FakeWorkspace({ ...JUNIT4_PROJECT, 'README.md': 'cors\n' });
+    await ws.write(CALC, FIXED_CALC);
+    expect((await pageClient.health()).ok).toBe(true);
+    expect((await pageClient.validate(ws, LAYOUT, { mode: 'all' }, { path: 'cold' })).plausible).toBe(true);
+    expect(sent.length).toBeGreaterThanOrEqual(4); // health, snapshot, blobs, validate
+    for (const r of sent) {
+      expect(r.status).toBe(200);
+      expect(r.allowOrigin).toBe(ALLOWED_ORIGIN);
+      const { allowed } = await preflight('/v1/validate', r.headers.join(','));
+      expect(allowed).toEqual(expect.arrayContaining(r.headers));
+    }
+  });
+});
+
+describe('overlay size limits: 413 before anything is compiled', () => {
+  const ws = new FakeWorkspace({ ...JUNIT4_PROJECT, 'README.md': 'overlay sizes\n' });
+  const tests = { mode: 'all' as const };
+  /** Calc.java, fixed, padded with comment lines to `bytes` (it compiles quickly whatever its size) */
+  const padded = (bytes: number) => FIXED_CALC + `// ${'x'.repeat(97)}\n`.repeat(Math.ceil((bytes - FIXED_CALC.length) / 101));
+
+  it('refuses a 12 MB changed file, naming the limit, the size seen and what to do', async () => {
+    await client.ensureSnapshot(ws);
+    const res = await api(runner, 'POST', '/v1/validate', { treeId: ws.treeId, overlay: { [CALC]: padded(12 * MB) }, layout: LAYOUT, tests, path: 'cold' });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('too-large');
+    expect(res.body.error).toMatch(new RegExp(`overlay's file "${CALC}" is 12\\.0 MB \\(\\d+ bytes\\), over the limit of 2 MB per changed file`));
+    expect(res.body.error).toContain('Send only the files the patch changes');
+    expect(res.body.detail).toMatchObject({ limitBytes: MAX_OVERLAY_FILE_BYTES, file: CALC });
+    expect(await readdir(path.join(dataDir, 'work'))).toEqual([]);
+  });
+
+  it('refuses an overlay whose files add up to more than the per-validation limit, and names the overlay of a batch', async () => {
+    const files = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`src/main/java/demo/Big${i}.java`, `class Big${i} {}\n${padded(MAX_OVERLAY_FILE_BYTES - 1000)}`]));
+    const res = await api(runner, 'POST', '/v1/validate', { treeId: ws.treeId, overlay: files, layout: LAYOUT, tests });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatch(/changed files add up to \d+\.\d MB \(\d+ bytes\), over the limit of 8 MB per validation/);
+    expect(res.body.detail).toMatchObject({ limitBytes: MAX_OVERLAY_BYTES });
+    const batch = await api(runner, 'POST', '/v1/validate-batch', { treeId: ws.treeId, overlays: [{}, { [CALC]: padded(3 * MB) }], layout: LAYOUT, tests });
+    expect(batch.status).toBe(413);
+    expect(batch.body.error).toMatch(/^overlays\[1\]: .* is 3\.0 MB/);
+  });
+
+  it('validates a changed file as large as real projects have (400 KB)', async () => {
+    const big = new FakeWorkspace({ ...JUNIT4_PROJECT, 'README.md': 'overlay sizes\n' });
+    await big.write(CALC, padded(400 * 1024));
+    expect((await client.validate(big, LAYOUT, tests, { path: 'cold' })).plausible).toBe(true);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJavacOutput } from '../../../runner/src/diagnostics.ts';
+import { parseJavacOutput, withFailureReason } from '../../../runner/src/diagnostics.ts';
+import { readHarnessAnswer, toValidationResult } from '../../../runner/src/results.ts';
 
 const ROOT = '/data/work/cold-1/project';
 const rel = (f: string) => (f.startsWith(`${ROOT}/`) ? f.slice(ROOT.length + 1) : f);
@@ -36,5 +37,39 @@ describe('parseJavacOutput', () => {
 
   it('returns nothing for output without diagnostics', () => {
     expect(parseJavacOutput('Note: Some input files use unchecked operations.\n', rel)).toEqual([]);
+  });
+});
+
+// A compile that failed without an error the parser could read (the compiler threw, ran out of memory or time, or
+// printed what the parser does not know) still names one diagnostic: the report never says "0 error(s)" with
+// nothing after it (issue 27).
+describe('a compile failure without a parsable diagnostic', () => {
+  const all = { mode: 'all' } as const;
+
+  it('names why the compiler failed, in the diagnostics and the report', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ compiled: false, diagnostics: [], stopped: 'compile-error', tests: [] }, /^the compiler failed without reporting an error the runner could read .*path "cold"/],
+      [{ compiled: false, diagnostics: [], stopped: 'wall-clock', tests: [] }, /^compilation did not finish within the wall clock: raise limits\.wallClockMs/],
+      [{ compiled: false, diagnostics: [], stopped: 'compile-error', tests: [], error: 'java.lang.OutOfMemoryError: Java heap space' }, /^the compiler failed: java\.lang\.OutOfMemoryError: Java heap space/],
+    ];
+    for (const [msg, says] of cases) {
+      const r = toValidationResult(readHarnessAnswer(msg), all, 'warm', 1);
+      expect(r.compiled).toBe(false);
+      const errors = r.diagnostics.filter((d) => d.kind === 'error');
+      expect(errors, JSON.stringify(msg)).toHaveLength(1);
+      expect(errors[0]!.message).toMatch(says);
+      expect(r.report).toMatch(/^Compilation failed: 1 error\(s\)\n {2}\S/);
+      expect(r.report).not.toMatch(/0 error\(s\)/);
+    }
+  });
+
+  it('leaves the compiler\'s own errors alone (a warning alone is not one)', () => {
+    const err = { file: 'A.java', line: 3, kind: 'error' as const, message: "';' expected" };
+    const warn = { file: 'A.java', line: 1, kind: 'warning' as const, message: '[deprecation]' };
+    expect(withFailureReason([warn, err], 'why')).toEqual([warn, err]);
+    expect(withFailureReason([warn], 'why')).toEqual([warn, { file: '', line: 0, kind: 'error', message: 'why' }]);
+    const r = toValidationResult(readHarnessAnswer({ compiled: false, diagnostics: [err], stopped: 'compile-error', tests: [] }), all, 'cold', 1);
+    expect(r.diagnostics).toEqual([err]);
+    expect(r.report).toBe("Compilation failed: 1 error(s)\n  A.java:3: ';' expected\nFailing tests: 0\n");
   });
 });

@@ -10,11 +10,37 @@ import java.util.TimeZone;
 
 /**
  * The JVM-wide state a test can change and a later validation on the same warm worker would see: default locales
- * (every category), time zone, system properties, standard streams, the default uncaught-exception handler. Taken
- * before a validation and put back after it. Threads and processes cannot be put back: `leftovers` names any the
- * validation started, and the worker is then replaced (poisoned).
+ * (every category), time zone, system properties, standard streams, the default uncaught-exception handler and the
+ * logging configuration (levels, handlers, filters). Taken before a validation and put back after it. What cannot be
+ * put back — threads, processes, and the JVM-wide settings the guard saw code under test change (security providers
+ * and properties, default authenticator, proxy selector, cookie handler, response cache, TLS defaults) — is named by
+ * `leftovers`, and the worker is then replaced (poisoned): nothing a validation did reaches the next one.
  */
 final class GlobalState {
+  /** JVM-wide settings code under test changed since the last `leftovers` (Guard notes them as it allows them) */
+  private static final Set<String> CHANGED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /**
+   * Every logger as it was before code under test first changed the logging configuration since the last restore
+   * (null: unchanged). Taken then, from the guard's check that precedes the change, not before every validation: it
+   * costs nothing for suites that leave logging alone, and the harness never starts the LogManager itself (its root
+   * handler would bind to whatever System.err is at that moment).
+   */
+  private static java.util.Map<String, LoggerState> loggingBefore;
+
+  static void noteChanged(String what) {
+    CHANGED.add(what);
+  }
+
+  static synchronized void noteLoggingChanging() {
+    if (loggingBefore == null) loggingBefore = loggers();
+  }
+
+  private static synchronized java.util.Map<String, LoggerState> takeLoggingBefore() {
+    java.util.Map<String, LoggerState> was = loggingBefore;
+    loggingBefore = null;
+    return was;
+  }
+
   private final Locale locale = Locale.getDefault();
   private final Locale display = Locale.getDefault(Locale.Category.DISPLAY);
   private final Locale format = Locale.getDefault(Locale.Category.FORMAT);
@@ -68,8 +94,53 @@ final class GlobalState {
     return out;
   }
 
+  /** One logger's configuration (held strongly for the validation, so a logger seen before it is the one put back). */
+  private record LoggerState(java.util.logging.Logger logger, java.util.logging.Level level, java.util.logging.Handler[] handlers,
+      java.util.logging.Level[] handlerLevels, boolean useParentHandlers, java.util.logging.Filter filter) {}
+
+  private static java.util.Map<String, LoggerState> loggers() {
+    java.util.logging.LogManager manager = java.util.logging.LogManager.getLogManager();
+    java.util.Map<String, LoggerState> out = new java.util.HashMap<>();
+    for (java.util.Enumeration<String> names = manager.getLoggerNames(); names.hasMoreElements();) {
+      java.util.logging.Logger l = manager.getLogger(names.nextElement());
+      if (l == null) continue;
+      java.util.logging.Handler[] handlers = l.getHandlers();
+      java.util.logging.Level[] levels = new java.util.logging.Level[handlers.length];
+      for (int i = 0; i < handlers.length; i++) levels[i] = handlers[i].getLevel();
+      out.put(l.getName(), new LoggerState(l, l.getLevel(), handlers, levels, l.getUseParentHandlers(), l.getFilter()));
+    }
+    return out;
+  }
+
+  /** Puts every logger back as it was; a logger made during the validation is left inheriting, with no handlers. */
+  private static void restoreLogging(java.util.Map<String, LoggerState> loggers) {
+    java.util.logging.LogManager manager = java.util.logging.LogManager.getLogManager();
+    for (java.util.Enumeration<String> names = manager.getLoggerNames(); names.hasMoreElements();) {
+      String name = names.nextElement();
+      java.util.logging.Logger l = manager.getLogger(name);
+      if (l == null) continue;
+      LoggerState was = loggers.get(name);
+      for (java.util.logging.Handler h : l.getHandlers()) l.removeHandler(h);
+      if (was == null || was.logger() != l) {
+        l.setLevel(null);
+        l.setUseParentHandlers(true);
+        l.setFilter(null);
+        continue;
+      }
+      l.setLevel(was.level());
+      l.setUseParentHandlers(was.useParentHandlers());
+      l.setFilter(was.filter());
+      for (int i = 0; i < was.handlers().length; i++) {
+        was.handlers()[i].setLevel(was.handlerLevels()[i]);
+        l.addHandler(was.handlers()[i]);
+      }
+    }
+  }
+
   /** Puts the state back. */
   void restore() {
+    java.util.Map<String, LoggerState> logging = takeLoggingBefore();
+    if (logging != null) restoreLogging(logging);
     Locale.setDefault(locale);
     Locale.setDefault(Locale.Category.DISPLAY, display);
     Locale.setDefault(Locale.Category.FORMAT, format);
@@ -92,6 +163,11 @@ final class GlobalState {
       } catch (InterruptedException e) {
         // only code under test interrupts harness threads: judge what is there now
       }
+    }
+    if (!CHANGED.isEmpty()) {
+      String what = String.join(", ", new java.util.TreeSet<>(CHANGED));
+      CHANGED.clear();
+      return "a test changed JVM-wide settings that cannot be put back (" + what + ")";
     }
     for (Thread t : liveThreads()) {
       if (!threads.contains(t)) return "a test left thread '" + t.getName() + "' (" + (t.isDaemon() ? "daemon, " : "") + t.getState() + ")";

@@ -86,6 +86,7 @@ final class Guard extends SecurityManager {
     try {
       why = sensitive(perm);
       if (why != null && !projectCodeAsks(perm)) why = null;
+      if (why == null) noteGlobalChange(perm);
       if (why == null && ProjectLoader.securitySlotsInUse && CONSULTING.get() == null) projects = askingProjectsSecurityManager();
     } finally {
       DECIDING.remove();
@@ -100,6 +101,34 @@ final class Guard extends SecurityManager {
         CONSULTING.remove();
       }
     }
+  }
+
+  /**
+   * Allowed, but noted when code under test asks: a JVM-wide setting a later validation on the same worker would meet.
+   * The logging configuration is put back after the validation; the others cannot be (a provider instance may hold
+   * the project's classes, a security property has no listing), so the worker that saw one is replaced (GlobalState).
+   * Security providers matter most: the JCA asks the first provider that offers an algorithm, whoever installed it.
+   */
+  private static void noteGlobalChange(Permission perm) {
+    String name = perm.getName();
+    String what = null;
+    if (perm instanceof java.util.logging.LoggingPermission) {
+      if (projectCodeAsks(perm)) GlobalState.noteLoggingChanging();
+      return;
+    }
+    if (perm instanceof java.security.SecurityPermission) {
+      if (name.startsWith("insertProvider") || name.startsWith("removeProvider.") || name.startsWith("setProperty.")) what = name;
+      // properties of an installed provider change what every lookup gets; those of a provider object a test made do not
+      else if (name.startsWith("putProviderProperty.") || name.startsWith("removeProviderProperty.") || name.startsWith("clearProviderProperties.")) {
+        String provider = name.substring(name.indexOf('.') + 1);
+        if (java.security.Security.getProvider(provider) != null) what = name;
+      }
+    } else if (perm instanceof java.net.NetPermission) {
+      if (name.equals("setDefaultAuthenticator") || name.equals("setProxySelector") || name.equals("setCookieHandler") || name.equals("setResponseCache")) what = name;
+    } else if (perm instanceof javax.net.ssl.SSLPermission) {
+      if (name.equals("setHostnameVerifier") || name.equals("setDefaultSSLContext")) what = name;
+    }
+    if (what != null && projectCodeAsks(perm)) GlobalState.noteChanged(what);
   }
 
   /**

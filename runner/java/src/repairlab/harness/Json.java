@@ -21,7 +21,7 @@ final class Json {
         case '\t': b.append("\\t"); break;
         default:
           if (c < 0x20 || (c >= 0xD800 && c <= 0xDFFF && !validSurrogate(s, i))) {
-            b.append(String.format("\\u%04x", (int) (c < 0x20 ? c : 0xFFFD)));
+            b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) (c < 0x20 ? c : 0xFFFD)));
           } else {
             b.append(c);
           }

@@ -97,7 +97,8 @@ final class Junit4Engine implements TestEngine {
       public void testAssumptionFailure(Failure f) {
         String id = idOf.apply(f.getDescription());
         failed.add(id);
-        events.finished(id, "skipped", null);
+        // the assumption's exception travels with the skip: the runner says why a skip counted as a failure
+        events.finished(id, "skipped", f.getException());
       }
 
       @Override

@@ -83,7 +83,7 @@ final class PlatformEngine implements TestEngine {
         if (t.isTest() && id.isPresent()) {
           switch (r.getStatus()) {
             case SUCCESSFUL: events.finished(id.get(), "pass", null); break;
-            case ABORTED: events.finished(id.get(), "skipped", null); break;
+            case ABORTED: events.finished(id.get(), "skipped", x); break;
             default: events.finished(id.get(), TestEngine.statusOf(x), x);
           }
         } else if (r.getStatus() == TestExecutionResult.Status.FAILED) {

@@ -40,6 +40,8 @@ final class TestSession {
   final Set<String> excluded = new java.util.HashSet<>();
   /** test plans per class, so a run resumed after a timeout does not build them again */
   private final Map<String, List<String>> plans = new java.util.HashMap<>();
+  /** the test classes this run runs on their own: only they answer for their tests (see ownedBy) */
+  private final Set<String> runClasses = new java.util.HashSet<>();
 
   interface TestHooks {
     void before(String id);
@@ -58,6 +60,18 @@ final class TestSession {
 
   private static String classOf(String id) {
     return id.substring(0, id.indexOf("::"));
+  }
+
+  /**
+   * Whether a run of class `cls` may answer for test `id`: a test of the class itself or of a class nested in it, or
+   * of a class this run does not run on its own (what a JUnit 3 suite() or BulkTest builds). A test class this run
+   * runs answers for its own tests alone — whatever another class's @RunWith runner reports or plans for them.
+   */
+  private boolean ownedBy(String id, String cls) {
+    String of = classOf(id);
+    if (of.equals(cls) || of.startsWith(cls + "$")) return true;
+    int nested = of.indexOf('$');
+    return !runClasses.contains(nested < 0 ? of : of.substring(0, nested));
   }
 
   private boolean anyFailure(Iterable<String> ids) {
@@ -98,6 +112,8 @@ final class TestSession {
   }
 
   void run(String mode, List<String> listed, List<String> testClasses) {
+    runClasses.addAll(testClasses);
+    for (String id : listed) runClasses.add(classOf(id));
     Thread last = null;
     java.util.concurrent.CountDownLatch lastDone = null;
     while (true) {
@@ -187,7 +203,11 @@ final class TestSession {
       try {
         cls = Class.forName(name, false, loader);
         plan = plans.get(name);
-        if (plan == null) plans.put(name, plan = engine.plan(cls));
+        if (plan == null) {
+          plan = new ArrayList<>(engine.plan(cls));
+          plan.removeIf(id -> !ownedBy(id, name));
+          plans.put(name, plan);
+        }
       } catch (Throwable t) {
         String id = TestEngine.id(name, "initializationError");
         if (!hasResult(id)) record(id, result(id, "error", 0, Failures.clean(t, projectClasses)));
@@ -228,6 +248,8 @@ final class TestSession {
   /** Collects one class run's events; synchronized because the test thread and the watchdog both touch it. */
   private final class Recorder implements TestEngine.Events {
     final Set<String> remaining;
+    /** the class this recorder runs: events about tests it does not answer for are dropped (ownedBy) */
+    final String cls;
     String current;
     long currentStart;
     Throwable classFailure;
@@ -257,7 +279,8 @@ final class TestSession {
     /** the attempt (test thread) that made this recorder: once it is given up on, its events are dropped */
     final Thread owner = Thread.currentThread();
 
-    Recorder(Set<String> remaining) {
+    Recorder(String cls, Set<String> remaining) {
+      this.cls = cls;
       this.remaining = remaining;
     }
 
@@ -266,9 +289,14 @@ final class TestSession {
       return closed || owner != attempt;
     }
 
+    /** late, or about a test this class does not answer for */
+    private boolean ignored(String id) {
+      return late() || id == null || !id.contains("::") || !ownedBy(id, cls);
+    }
+
     @Override
     public synchronized void started(String id) {
-      if (late()) return;
+      if (ignored(id)) return;
       current = id;
       currentStart = System.currentTimeMillis();
       startedAt.putIfAbsent(id, currentStart);
@@ -277,7 +305,7 @@ final class TestSession {
 
     @Override
     public synchronized void finished(String id, String status, Throwable failure) {
-      if (late()) return;
+      if (ignored(id)) return;
       long start = startedAt.getOrDefault(id, System.currentTimeMillis());
       long ms = System.currentTimeMillis() - start;
       if (failure instanceof VirtualMachineError) {
@@ -383,7 +411,7 @@ final class TestSession {
 
   /** Runs some tests of one class on the test thread (the current one) and records what the engine did not report. */
   private void runClass(Class<?> cls, Set<String> selected) {
-    Recorder rec = new Recorder(new LinkedHashSet<>(selected));
+    Recorder rec = new Recorder(cls.getName(), new LinkedHashSet<>(selected));
     Thread.interrupted(); // each class starts uninterrupted, as on a fresh thread
     running = rec;
     Throwable crash = null;

@@ -225,9 +225,13 @@ final class WarmProject {
       task.generate();
       return true;
     } catch (IOException | RuntimeException ex) {
+      compilerCrash = ex.toString();
       return false;
     }
   }
+
+  /** why javac itself failed in the last analyzeAndGenerate (it reports no diagnostic then), or null */
+  private static String compilerCrash;
 
   private static void signature(TypeElement te, Elements elements, Map<String, String> sigs, String file, Map<String, Set<String>> byFile) {
     StringBuilder b = new StringBuilder();
@@ -331,7 +335,7 @@ final class WarmProject {
         o.ms = System.currentTimeMillis() - t0;
         return o;
       }
-      needFull = apiChanged(o, changed);
+      needFull = apiChanged(o, changed) || declaresAnotherFilesType(changed.keySet());
     }
     if (needFull) {
       Map<String, Path> unchanged = new TreeMap<>(baseSources);
@@ -500,6 +504,16 @@ final class WarmProject {
     }
     o.compiled = ok && !hasErrors(diags);
     o.diagnostics = convert(diags, names);
+    if (!ok && compilerCrash != null && !hasErrors(diags)) {
+      // a compile failure always names why: here javac's own exception
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("file", "");
+      d.put("line", 0);
+      d.put("kind", "error");
+      d.put("message", "javac failed internally: " + compilerCrash);
+      o.diagnostics.add(d);
+    }
+    compilerCrash = null;
     if (o.compiled) for (Map.Entry<String, ByteArrayOutputStream> e : mem.classes.entrySet()) o.classes.put(e.getKey(), e.getValue().toByteArray());
   }
 
@@ -509,6 +523,22 @@ final class WarmProject {
   /** top-level types the pooled context has compiled from source since it was created */
   private final Set<String> pooledFromSource = new HashSet<>();
   private final ReusedJavac.Diagnostics pooledDiagnostics = new ReusedJavac.Diagnostics();
+
+  /**
+   * Whether a changed file now declares a top-level type that another file of the snapshot declares: javac ties no
+   * package to a folder, so `src/main/java/elsewhere/CalcTest.java` may declare `demo.CalcTest`. Compiled alone against
+   * the baseline it would replace the test class of that name; the full compile that follows reports the duplicate.
+   */
+  private boolean declaresAnotherFilesType(Set<String> changedFiles) {
+    for (String file : changedFiles) {
+      for (String type : lastByFile.getOrDefault(file, Set.of())) {
+        for (Map.Entry<String, Set<String>> e : baselineTypesByFile.entrySet()) {
+          if (!e.getKey().equals(file) && e.getValue().contains(type)) return true;
+        }
+      }
+    }
+    return false;
+  }
 
   private boolean apiChanged(Outcome o, Map<String, String> changed) {
     for (String file : changed.keySet()) {
