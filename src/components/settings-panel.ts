@@ -1,5 +1,8 @@
 import { LitElement, css, html } from 'lit';
-import { PROVIDER_PRESETS, describeDemo, endpointModel, loadApiKey, loadRecording, saveApiKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { live } from 'lit/directives/live.js';
+import { PROVIDER_PRESETS, describeDemo, endpointModel, loadRecording, needsNoKey, saveSettings, type ModelEndpointChoice, type Settings } from '../state/settings.ts';
+import { keyForEndpoint, saveKeyForEndpoint } from '../state/api-keys.ts';
+import { endpointOrigin } from '../../worker/llm/key-origin.ts';
 import { getEngine } from '../engine-client.ts';
 import { panelStyles } from './shared-styles.ts';
 import { DEFAULT_PRICES, parsePriceTable } from '../../worker/agent/prices.ts';
@@ -10,9 +13,9 @@ const withoutDemo = (m: Settings['model']): Settings['model'] => {
   return rest;
 };
 
-/** Runner and model endpoint settings. The API key is stored in this browser only. */
+/** Runner and model endpoint settings. API keys are stored in this browser only, one per endpoint origin. */
 export class RlSettingsPanel extends LitElement {
-  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true } };
+  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true }, keyError: { state: true } };
   declare settings: Settings;
   declare endpoints: ModelEndpointChoice[];
   declare saved: boolean;
@@ -20,6 +23,8 @@ export class RlSettingsPanel extends LitElement {
   declare pricesError: string | undefined;
   /** what is wrong with the recording file chosen last */
   declare recordingError: string | undefined;
+  /** why the key typed last could not be stored */
+  declare keyError: string | undefined;
 
   constructor() {
     super();
@@ -27,7 +32,13 @@ export class RlSettingsPanel extends LitElement {
     this.saved = false;
   }
 
-  static override styles = [panelStyles, css`.active-demo { border-left: 4px solid var(--accent); background: #eef3fd; padding: 0.4rem 0.6rem; border-radius: 4px; overflow-wrap: anywhere; }`];
+  static override styles = [
+    panelStyles,
+    css`
+      .active-demo { border-left: 4px solid var(--accent); background: #eef3fd; padding: 0.4rem 0.6rem; border-radius: 4px; overflow-wrap: anywhere; }
+      .key-needed { border-left: 4px solid var(--bad); padding: 0.3rem 0.6rem; overflow-wrap: anywhere; }
+    `,
+  ];
 
   private update_(patch: (s: Settings) => Settings) {
     this.settings = patch(structuredClone(this.settings));
@@ -73,6 +84,31 @@ export class RlSettingsPanel extends LitElement {
     if (p) this.update_((s) => ({ ...s, model: { ...withoutDemo(s.model), ...endpointModel(p) } }));
   }
 
+  /** The key field stores the key for the base URL's origin only. */
+  private setKey(key: string) {
+    try {
+      saveKeyForEndpoint(this.settings.model.baseURL, key);
+      this.keyError = undefined;
+      this.saved = true;
+    } catch (e) {
+      this.keyError = (e as Error).message;
+    }
+    this.requestUpdate();
+  }
+
+  /** The key field, named by the origin it is for; a note when that origin has no key and the endpoint needs one. */
+  private renderKey(baseURL: string) {
+    const origin = endpointOrigin(baseURL);
+    const key = keyForEndpoint(baseURL);
+    return html`<label>API key for <code>${origin ?? 'this endpoint'}</code> (kept in this browser only; sent only to that origin — each endpoint has its own key)
+        <input type="password" name="api-key" autocomplete="off" .value=${live(key)} @change=${(e: Event) => this.setKey((e.target as HTMLInputElement).value)} /></label>
+      ${this.keyError ? html`<div class="error" data-testid="key-error">${this.keyError}</div>` : ''}
+      ${origin && !key && this.settings.modelKind === 'endpoint' && !needsNoKey(baseURL, this.endpoints)
+        ? html`<p class="key-needed" data-testid="key-needed" data-origin=${origin}>No API key is stored for <code>${origin}</code>: enter its key above (keys saved for
+            other endpoints are never sent to it), or leave it empty if this endpoint needs none.</p>`
+        : ''}`;
+  }
+
   override render() {
     const s = this.settings;
     const val = (e: Event) => (e.target as HTMLInputElement).value;
@@ -107,8 +143,7 @@ export class RlSettingsPanel extends LitElement {
       ${corsNoteFor(s.model.baseURL, [...this.endpoints, ...PROVIDER_PRESETS])}
       <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), baseURL: val(e) } }))} /></label>
       <label>Model <input type="text" name="model" .value=${s.model.model} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), model: val(e) } }))} /></label>
-      <label>API key (kept in this browser only; sent only to the base URL above)
-        <input type="password" name="api-key" autocomplete="off" .value=${loadApiKey()} @change=${(e: Event) => { saveApiKey(val(e)); this.saved = true; }} /></label>
+      ${this.renderKey(s.model.baseURL)}
       <p class="muted">Sampling: a preset's own values win (HAFixAgent and one-shot: temperature 0; Passerine: 0.2 and top_p 0.95, as
         their papers ran them) — change those with the run's overrides, e.g. <code>{"sampling": {"temperature": 0.7}}</code>. The fields
         below apply where the preset sets nothing (RepairAgent: all four).</p>

@@ -1,10 +1,12 @@
-// User settings, kept in this browser's localStorage only. The model API key is stored separately and is
-// never put in share links, exports, trajectories or logs; it is handed to the engine worker only to
-// call the configured model endpoint.
+// User settings, kept in this browser's localStorage only. Model API keys are stored separately, by endpoint
+// origin (api-keys.ts), and are never put in share links, exports, trajectories or logs; a request is handed only the
+// key of its own endpoint's origin.
 import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
 import type { PriceTable } from '../../worker/agent/prices.ts';
 import type { RecordingSummary } from '../../worker/agent/trajectory-io.ts';
+import { endpointOrigin } from '../../worker/llm/key-origin.ts';
 import { PROVIDER_PRESETS as SERVICE_PRESETS } from '../../worker/llm/provider-presets.ts';
+import { keyForEndpoint, migrateOldApiKey } from './api-keys.ts';
 
 /** A recorded demo run replays only on the bug, preset and overrides it was recorded with. */
 export interface DemoRecording {
@@ -60,7 +62,6 @@ export interface Settings {
 }
 
 const SETTINGS_KEY = 'repairlab.settings.v1';
-const API_KEY_KEY = 'repairlab.apiKey.v1';
 
 /** Endpoints the serving machine offers (written by `npm start` into /runtime-config.json). */
 export interface RuntimeConfig {
@@ -82,6 +83,13 @@ export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
 }
 
 export function loadSettings(runtime: RuntimeConfig): Settings {
+  const settings = savedSettings(runtime);
+  // the single key of earlier versions went to the endpoint saved here: it becomes that endpoint's key
+  migrateOldApiKey(settings.model.baseURL);
+  return settings;
+}
+
+function savedSettings(runtime: RuntimeConfig): Settings {
   const fallback: Settings = {
     runner: runtime.runner ?? { url: 'http://127.0.0.1:8765', token: '' },
     model: runtime.modelEndpoints?.[0]
@@ -109,13 +117,14 @@ export function saveSettings(s: Settings): void {
   localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
 }
 
-export function loadApiKey(): string {
-  return localStorage.getItem(API_KEY_KEY) ?? '';
-}
-
-export function saveApiKey(key: string): void {
-  if (key) localStorage.setItem(API_KEY_KEY, key);
-  else localStorage.removeItem(API_KEY_KEY);
+/**
+ * An endpoint that needs no key, so none is asked for: one the serving machine offers (the demo recordings `npm start`
+ * serves, listed in /runtime-config.json) or a local service's preset (Ollama, vLLM).
+ */
+export function needsNoKey(baseURL: string, served: readonly ModelEndpointChoice[]): boolean {
+  const origin = endpointOrigin(baseURL);
+  const keyless = [...served.map((e) => e.baseURL), ...SERVICE_PRESETS.filter((p) => !p.needsKey).map((p) => p.baseURL)];
+  return origin !== undefined && keyless.some((url) => endpointOrigin(url) === origin);
 }
 
 const RECORDING_KEY = 'repairlab.recording.v1';
@@ -146,7 +155,8 @@ export function modelSettingsFor(s: Settings): ModelSettings {
     if (cassette === undefined) throw new Error('Settings → Model: load the recording file again (a recording is kept for the tab it was loaded in).');
     return { kind: 'replay', cassette };
   }
-  const apiKey = loadApiKey();
+  // the key of this request's own endpoint, never one stored for another
+  const apiKey = keyForEndpoint(s.model.baseURL);
   const { demo: _demo, ...model } = s.model;
   return { kind: 'openai', ...model, ...(apiKey ? { apiKey } : {}) };
 }

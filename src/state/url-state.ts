@@ -5,6 +5,7 @@
 import type { ExperimentModel } from '../../worker/contracts/experiment.ts';
 import { decodeLink, encodeLink, LinkTooLongError } from '../../worker/share/link-codec.ts';
 import type { LinkState, LinkStateInput } from '../../worker/share/link-state.ts';
+import { modelBaseURL } from '../../worker/llm/provider-presets.ts';
 import type { Settings } from './settings.ts';
 
 /** One strategy with its model, as a bug or run view carries it. */
@@ -119,7 +120,10 @@ export function linkModelOf(m: Partial<Settings['model']> & Record<string, unkno
   };
 }
 
-/** Settings' model with a link's model applied (endpoint, model name, sampling, seed); the rest of Settings stays. */
+/**
+ * Settings' model with a link's model applied (endpoint — its own or its provider's —, model name, sampling, seed); the
+ * rest of Settings stays. No key comes with it: the request looks up the key of the new endpoint's origin.
+ */
 export function settingsWithLinkModel(settings: Settings, model: ExperimentModel): Settings {
   const rest = { ...settings.model };
   delete rest.demo;
@@ -128,7 +132,7 @@ export function settingsWithLinkModel(settings: Settings, model: ExperimentModel
     modelKind: 'endpoint',
     model: {
       ...rest,
-      ...(model.baseURL ? { baseURL: model.baseURL } : {}),
+      baseURL: modelBaseURL(model),
       ...(model.model ? { model: model.model } : {}),
       temperature: model.sampling?.temperature,
       topP: model.sampling?.topP,

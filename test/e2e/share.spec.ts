@@ -27,7 +27,7 @@ const FIX = (JSON.parse(readFileSync('public/cassettes/textkit-1.oneshot.fix.cas
 /** compiles, and fails the failing test: a validation that fails, then the fix */
 const WRONG = FIX.replace('<= maxLength', '> maxLength');
 const CANARY = 'sk-canary-e2e-share-4f1c9a7be2d04c3a';
-const API_KEY_ENTRY = 'repairlab.apiKey.v1';
+const API_KEY_ENTRY = 'repairlab.apiKeys.v2';
 
 let model: CassetteServer;
 test.beforeEach(async () => {
@@ -121,9 +121,10 @@ test('a link restores view and configuration on a fresh profile; a bundle opens 
   test.setTimeout(420_000);
   // --- build and run a small experiment with a canary key set (1 bug × oneshot × 2 samples, one at a time)
   await page.goto(appUrl());
+  await useModelEndpoint(page, model.baseURL, 'repairlab-demo-scripted');
+  // the key is stored for the endpoint on screen: set it once Settings name the model server
   await page.getByRole('button', { name: 'Settings' }).click();
   await commit(page.locator('input[name="api-key"]'), CANARY);
-  await useModelEndpoint(page, model.baseURL, 'repairlab-demo-scripted');
   await page.getByRole('button', { name: 'Experiments' }).click();
   await page.getByRole('button', { name: 'New experiment' }).click();
   await commit(page.locator('input[name="exp-name"]'), 'e2e-share');
@@ -137,6 +138,10 @@ test('a link restores view and configuration on a fresh profile; a bundle opens 
   await expect(detail).toBeVisible();
   const experimentId = (await detail.getAttribute('data-experiment'))!;
   await expect(page.getByTestId('experiment-status')).toHaveAttribute('data-status', 'finished', { timeout: 150_000 });
+  // the key went to the endpoint it was stored for, with every call
+  const chats = model.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+  expect(chats.length).toBeGreaterThan(0);
+  expect(chats.map((r) => r.headers.authorization)).toEqual(chats.map(() => `Bearer ${CANARY}`));
   const spec = await page.evaluate((id) => (globalThis as unknown as { repairlab: { engine: { getExperiment(id: string): Promise<{ record: { spec: unknown } }> } } }).repairlab.engine.getExperiment(id).then((x) => x.record.spec), experimentId);
   expect(JSON.stringify(spec)).not.toContain(CANARY);
 

@@ -7,6 +7,7 @@ import type { ExperimentSpec } from '../contracts/experiment.ts';
 import { resolveStrategy } from '../agent/presets/index.ts';
 import { DEFAULT_PRICES, priceFor, type Price } from '../agent/prices.ts';
 import { cellRequest, modelName, modelSettings, planCells, resolveVariants } from '../experiments/plan.ts';
+import { modelBaseURL } from '../llm/provider-presets.ts';
 
 export interface VariantEstimate {
   variant: string;
@@ -23,6 +24,8 @@ export interface VariantEstimate {
 
 export interface ExperimentEstimate {
   model: string;
+  /** the endpoint the model calls go to (the page asks for its key when it has none for that origin) */
+  baseURL: string;
   /** USD per million tokens (undefined: the model has no price) */
   price?: Price;
   bugs: number;
@@ -90,6 +93,7 @@ export function estimateExperiment(spec: ExperimentSpec, bugs: number): Experime
   if (variants.some((v) => v.auxiliaryCalls)) method.push('write_fix variant sampling calls a second model on top of the agent steps; those calls are not in the bound.');
   return {
     model,
+    baseURL: modelBaseURL(spec.model),
     ...(price ? { price } : {}),
     bugs,
     cells: cellCount,

@@ -8,6 +8,7 @@ import { parseExperimentSpec } from '../contracts/experiment.ts';
 import type { Platform } from '../contracts/platform.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
 import type { BugSummary, RunnerSettings } from '../engine-api.ts';
+import type { ApiKeys } from '../llm/key-origin.ts';
 import { resolveBugs } from '../experiments/plan.ts';
 import type { ExperimentEvent, ExperimentProgress, ExperimentSession, Experiments } from '../experiments/scheduler.ts';
 import { buildReport, type ExperimentReport, type ReportAnalyses } from '../experiments/report.ts';
@@ -15,9 +16,10 @@ import type { Table } from '../experiments/report-tables.ts';
 import type { ChartTables } from '../experiments/analyses.ts';
 import { estimateExperiment, type ExperimentEstimate } from './experiment-estimate.ts';
 
-/** What a session needs besides the recorded spec: the key (never recorded) and the runners. */
+/** What a session needs besides the recorded spec: the keys (never recorded) and the runners. */
 export interface ExperimentRunSettings {
-  apiKey?: string;
+  /** model keys by endpoint origin; the session picks the one for its spec's endpoint (plan.modelSettings) */
+  apiKeys?: ApiKeys;
   runners: RunnerSettings[];
 }
 
@@ -88,10 +90,13 @@ export class ExperimentsApi {
   }
 
   async get(id: string): Promise<ExperimentSnapshot> {
+    // who holds it first, then the record (as `list` does): a session that ends in between has written its final
+    // status by then, so a finished experiment never reads as running with no session (shown as interrupted)
+    const held = await this.heldHere();
     const record = await this.experiments.get(id);
     const cells = [...(await this.experiments.store.cells(id)).values()].sort((a, b) => a.index - b.index);
     const session = this.sessions.get(id);
-    return { ...this.listing(record, cells, await this.heldHere()), cells, paused: this.paused.has(id), ...(session ? { progress: session.progress() } : {}) };
+    return { ...this.listing(record, cells, held), cells, paused: this.paused.has(id), ...(session ? { progress: session.progress() } : {}) };
   }
 
   /** Starts an experiment, or goes on with one a reload, a crash or a stop left unfinished. */

@@ -3,7 +3,9 @@
 // or JSON Lines for --preds). Heavy modules load inside the actions, so `repairlab --help` stays quick.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import type { ExperimentSpec } from '../contracts/experiment.ts';
 import type { RunnerSettings } from '../engine-api.ts';
+import { DEFAULT_KEY_ORIGIN, experimentKeys, type KeyFlags } from './experiment-key.ts';
 import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
 import { print } from './flags.ts';
 
@@ -62,20 +64,28 @@ export function registerExperimentCommands(program: Command): void {
     .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
     .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
     .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
+    .option('--api-key-origin <origin>', `the endpoint origin the key is for (default ${DEFAULT_KEY_ORIGIN}); a spec naming another endpoint is refused while the key is set`)
     .option('--json', 'print the report as JSON at the end')
-    .action(async (specPath: string | undefined, opts: RunnerFlags & { resume?: string; apiKeyEnv: string; json?: boolean }) => {
+    .action(async (specPath: string | undefined, opts: RunnerFlags & KeyFlags & { resume?: string; json?: boolean }) => {
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { canonicalJson } = await import('../llm/prompt-hash.ts');
+      const { modelBaseURL } = await import('../llm/provider-presets.ts');
+      // the key goes to the spec's endpoint only if it was given for that origin; checked before anything is recorded
+      const keysFor = (s: ExperimentSpec) => experimentKeys(modelBaseURL(s.model), process.env[opts.apiKeyEnv], opts);
       const { experiments, engine } = await openExperiments(true);
       let record;
+      let apiKeys;
       if (opts.resume) {
         record = await experiments.get(opts.resume);
         if (specPath && canonicalJson(parseExperimentSpec(await readSpecFile(specPath), specPath)) !== canonicalJson(record.spec)) {
           throw new Error(`${specPath} differs from the spec experiment ${record.id} was started with; resume without the spec file (its recorded spec is used), or start a new experiment.`);
         }
+        apiKeys = keysFor(parseExperimentSpec(record.spec, `experiment ${record.id}`));
       } else {
         if (!specPath) throw new Error('experiment run: give a spec file (see docs/formats/experiment.md), or --resume <id> to go on with an experiment.');
-        record = await experiments.create(await readSpecFile(specPath), specPath);
+        const json = await readSpecFile(specPath);
+        apiKeys = keysFor(parseExperimentSpec(json, specPath));
+        record = await experiments.create(json, specPath);
       }
       const spec = parseExperimentSpec(record.spec, `experiment ${record.id}`);
       if (spec.runners && opts.runner) throw new Error(`--runner ${opts.runner}: the spec names its runners (${spec.runners.join(', ')}); drop --runner, or the spec's "runners".`);
@@ -84,7 +94,7 @@ export function registerExperimentCommands(program: Command): void {
       const go = async (runners: RunnerSettings[]) => {
         const session = await experiments.run(record.id, {
           runners,
-          ...(process.env[opts.apiKeyEnv] ? { apiKey: process.env[opts.apiKeyEnv] } : {}),
+          apiKeys,
           onEvent: (e) => {
             if (e.type === 'cell-finished') {
               const p = session.progress();

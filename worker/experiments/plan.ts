@@ -9,7 +9,8 @@ import type { StrategySpec } from '../contracts/strategy.ts';
 import type { BugSummary, ModelSettings, RunRequest, RunnerSettings } from '../engine-api.ts';
 import { deepMerge, resolveStrategy } from '../agent/presets/index.ts';
 import { costBudgetRefusal, DEFAULT_PRICES, priceFor } from '../agent/prices.ts';
-import { providerPreset } from '../llm/provider-presets.ts';
+import { keyForOrigin, type ApiKeys } from '../llm/key-origin.ts';
+import { modelBaseURL, providerPreset } from '../llm/provider-presets.ts';
 
 export interface PlannedCell {
   index: number;
@@ -111,11 +112,15 @@ export function modelName(spec: ExperimentSpec): string {
   return spec.model.model ?? (spec.model.provider === 'custom' ? '' : providerPreset(spec.model.provider).defaultModel);
 }
 
-/** The run's model settings; the key comes from the caller (never from the spec). */
-export function modelSettings(spec: ExperimentSpec, apiKey: string | undefined): ModelSettings {
+/**
+ * The run's model settings. The caller's keys are by endpoint origin (never in the spec), and the run gets only the
+ * one for the origin of the spec's own endpoint: a spec that names another endpoint gets no key.
+ */
+export function modelSettings(spec: ExperimentSpec, apiKeys: ApiKeys | undefined): ModelSettings {
   const model = modelName(spec);
   if (!model) throw new Error('model.model: provider "custom" has no default model; name the model the endpoint serves.');
-  const baseURL = spec.model.baseURL ?? providerPreset(spec.model.provider as Exclude<ExperimentSpec['model']['provider'], 'custom'>).baseURL;
+  const baseURL = modelBaseURL(spec.model);
+  const apiKey = keyForOrigin(apiKeys, baseURL);
   return { kind: 'openai', baseURL, model, ...(apiKey ? { apiKey } : {}) };
 }
 

@@ -9,6 +9,7 @@ import type { StrategySpec } from '../contracts/strategy.ts';
 import type { BugSummary, ModelSettings, RunEvent, RunnerSettings } from '../engine-api.ts';
 import type { RunManager } from '../run-manager.ts';
 import { listTrajectoryHeaders } from '../agent/persistence.ts';
+import type { ApiKeys } from '../llm/key-origin.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
 import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from './classify.ts';
 import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants, type PlannedCell } from './plan.ts';
@@ -41,8 +42,8 @@ export type ExperimentEvent =
   | { type: 'stopping'; experimentId: string; reason: string };
 
 export interface SessionSettings {
-  /** the model's key: handed to the provider, never recorded */
-  apiKey?: string;
+  /** model keys by endpoint origin: the runs get the one for the spec's endpoint only (plan.modelSettings); never recorded */
+  apiKeys?: ApiKeys;
   /** the experiment's runners in order (spec.runners with their tokens, or the one runner of this session) */
   runners: RunnerSettings[];
   onEvent?: (e: ExperimentEvent) => void;
@@ -145,7 +146,7 @@ export class ExperimentSession {
     private readonly settings: SessionSettings,
   ) {
     this.strategies = resolveVariants(spec);
-    this.model = modelSettings(spec, settings.apiKey);
+    this.model = modelSettings(spec, settings.apiKeys);
     this.plan = planCells(spec, record.bugs, record.runnerOfBug);
     this.started = new Promise((resolve) => (this.markStarted = resolve));
     this.done = this.execute().finally(() => this.markStarted());

@@ -37,3 +37,8 @@ export function providerPreset(id: string): ProviderPreset {
   if (!p) throw new Error(`unknown provider preset "${id}": use one of ${PROVIDER_PRESETS.map((x) => x.id).join(', ')}`);
   return p;
 }
+
+/** Where an experiment model's calls go: its own baseURL, else its provider preset's. */
+export function modelBaseURL(model: { provider: string; baseURL?: string | undefined }): string {
+  return model.baseURL ?? providerPreset(model.provider).baseURL;
+}

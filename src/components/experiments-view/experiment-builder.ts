@@ -4,7 +4,9 @@
 import { LitElement, css, html } from 'lit';
 import type { BugSummary, ExperimentEstimate } from '../../../worker/engine-api.ts';
 import { getEngine } from '../../engine-client.ts';
-import { loadApiKey, type Settings } from '../../state/settings.ts';
+import type { Settings } from '../../state/settings.ts';
+import { loadApiKeys } from '../../state/api-keys.ts';
+import '../endpoint-key.ts';
 import type { PresetChoice } from '../run-view.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { defaultForm, selectedBugs, specFromForm, type ExperimentForm, type VariantRowForm } from './spec-form.ts';
@@ -110,8 +112,8 @@ export class RlExperimentBuilder extends LitElement {
       if (text !== this.estimatedFor) throw new Error('The spec changed since the estimate: estimate again before starting.');
       const engine = getEngine();
       const record = await engine.createExperiment(this.parsed(text));
-      const apiKey = loadApiKey();
-      await engine.runExperiment(record.id, { runners: [this.settings!.runner], ...(apiKey ? { apiKey } : {}) });
+      // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
+      await engine.runExperiment(record.id, { runners: [this.settings!.runner], apiKeys: loadApiKeys() });
       this.estimate = undefined;
       this.dispatchEvent(new CustomEvent('experiment-started', { detail: record.id, bubbles: true, composed: true }));
     } catch (e) {
@@ -194,8 +196,9 @@ export class RlExperimentBuilder extends LitElement {
   private renderEstimate(e: ExperimentEstimate) {
     const usd = (v: number | null) => (v === null ? 'no bound' : `$${v.toFixed(4)}`);
     return html`<div class="estimate" data-testid="exp-estimate">
-      <div><b>${e.cells}</b> runs · model calls <b data-testid="exp-estimate-calls">${e.calls.min}–${e.calls.max}</b> · cost at most <b data-testid="exp-estimate-cost">${e.price ? usd(e.costUsd.max) : 'unknown (no price)'}</b> (model ${e.model})</div>
+      <div><b>${e.cells}</b> runs · model calls <b data-testid="exp-estimate-calls">${e.calls.min}–${e.calls.max}</b> · cost at most <b data-testid="exp-estimate-cost">${e.price ? usd(e.costUsd.max) : 'unknown (no price)'}</b> (model ${e.model} at <code data-testid="exp-estimate-endpoint">${e.baseURL}</code>)</div>
       <ul>${e.method.map((m) => html`<li>${m}</li>`)}</ul>
+      <rl-endpoint-key .baseURL=${e.baseURL}></rl-endpoint-key>
     </div>`;
   }
 

@@ -2,10 +2,13 @@
 // Resume), a builder for a new one, and the open experiment: progress, pause / resume / stop, the live matrix and
 // the results. Events stream from the worker (worker/api/experiments.ts) while this tab is open.
 import { LitElement, css, html } from 'lit';
-import type { CellRecord } from '../../../worker/contracts/experiment.ts';
+import type { CellRecord, ExperimentSpec } from '../../../worker/contracts/experiment.ts';
 import type { BugSummary, ExperimentEvent, ExperimentListing, ExperimentProgress, ExperimentReportView, ExperimentSnapshot } from '../../../worker/engine-api.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
-import { loadApiKey, type Settings } from '../../state/settings.ts';
+import type { Settings } from '../../state/settings.ts';
+import { loadApiKeys } from '../../state/api-keys.ts';
+import { modelBaseURL } from '../../../worker/llm/provider-presets.ts';
+import '../endpoint-key.ts';
 import type { PresetChoice } from '../run-view.ts';
 import { panelStyles } from '../shared-styles.ts';
 import './experiment-builder.ts';
@@ -36,6 +39,8 @@ export class RlExperimentsView extends LitElement {
   declare building: boolean;
   declare error: string | undefined;
   private watchId: number | undefined;
+  /** the experiment being fetched to open: its end, reported meanwhile, must fetch it again (a short one ends that fast) */
+  private opening: string | undefined;
 
   constructor() {
     super();
@@ -79,7 +84,7 @@ export class RlExperimentsView extends LitElement {
   private onEvent(e: ExperimentEvent) {
     if (e.type === 'progress') {
       const ended = e.status === 'finished' || e.status === 'stopped';
-      if (this.open?.record.id === e.experimentId) {
+      if (this.open?.record.id === e.experimentId || this.opening === e.experimentId) {
         this.progress = e;
         if (ended) void this.openExperiment(e.experimentId);
       }
@@ -93,6 +98,7 @@ export class RlExperimentsView extends LitElement {
 
   private async openExperiment(id: string) {
     this.error = undefined;
+    this.opening = id;
     try {
       const engine = getEngine();
       this.open = await engine.getExperiment(id);
@@ -100,6 +106,8 @@ export class RlExperimentsView extends LitElement {
       this.report = await engine.experimentReportView(id);
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      if (this.opening === id) this.opening = undefined;
     }
   }
 
@@ -111,8 +119,8 @@ export class RlExperimentsView extends LitElement {
       else if (what === 'stop') await engine.stopExperiment(id);
       else {
         if (!this.settings) throw new Error('Settings are still loading.');
-        const apiKey = loadApiKey();
-        await engine.resumeExperiment(id, { runners: [this.settings.runner], ...(apiKey ? { apiKey } : {}) });
+        // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
+        await engine.resumeExperiment(id, { runners: [this.settings.runner], apiKeys: loadApiKeys() });
       }
       await this.refreshList();
       await this.openExperiment(id);
@@ -174,6 +182,7 @@ export class RlExperimentsView extends LitElement {
     return html`<div class="panel" data-testid="experiment-detail" data-experiment=${o.record.id}>
       <h2>${name ? `${name} (${o.record.id})` : o.record.id}</h2>
       <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}${o.record.status === 'finished' || o.record.status === 'stopped' ? html`<rl-bundle-download .experimentId=${o.record.id}></rl-bundle-download>` : ''}</div>
+      ${o.record.status === 'finished' ? '' : html`<rl-endpoint-key .baseURL=${specEndpoint(o.record.spec)}></rl-endpoint-key>`}
       ${this.renderProgress()}
       <h3>Matrix</h3>
       <rl-experiment-matrix .record=${o.record} .cells=${o.cells}></rl-experiment-matrix>
@@ -197,3 +206,12 @@ export class RlExperimentsView extends LitElement {
   }
 }
 customElements.define('rl-experiments-view', RlExperimentsView);
+
+/** Where a recorded spec's model calls go (a resume needs that origin's key). */
+function specEndpoint(spec: Record<string, unknown>): string | undefined {
+  try {
+    return modelBaseURL((spec as unknown as ExperimentSpec).model);
+  } catch {
+    return undefined;
+  }
+}

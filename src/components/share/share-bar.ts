@@ -1,6 +1,7 @@
 // The app's sharing controls, in its header: "Copy link" (the view on screen and its configuration, in the URL
 // fragment), "Open bundle" (a file picker; a file dropped anywhere on the page and `?bundle=<url>` do the same),
-// and what a link or bundle brought: a view not in this browser named (with its bundle offered), a model to adopt,
+// and what a link or bundle brought: a view not in this browser named (with its bundle offered), a model to adopt
+// (never a key: adopting it asks for the key of its endpoint's origin when this browser has none),
 // an opened bundle's runs with Replay, and "Link to a bundle" (bundle-link.ts) for an experiment whose configuration
 // does not fit in a link. A link that points to a bundle fetches it when what it names is not here. The URL keeps
 // following the view while the user moves around.
@@ -11,6 +12,9 @@ import type { LinkState } from '../../../worker/share/link-state.ts';
 import { MAX_LINK_CHARS } from '../../../worker/share/link-codec.ts';
 import { getEngine } from '../../engine-client.ts';
 import { saveSettings } from '../../state/settings.ts';
+import { endpointOrigin } from '../../../worker/llm/key-origin.ts';
+import { modelBaseURL } from '../../../worker/llm/provider-presets.ts';
+import '../endpoint-key.ts';
 import { bundleUrlOf, linkOf, settingsWithLinkModel, stateOfHash, type ViewSnapshot } from '../../state/url-state.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { openView, readView, type AppHandle, type OpenResult } from './app-view.ts';
@@ -30,6 +34,7 @@ export class RlShareBar extends LitElement {
     error: { state: true },
     missing: { state: true },
     linkModel: { state: true },
+    adoptedEndpoint: { state: true },
     opened: { state: true },
     replays: { state: true },
     busy: { state: true },
@@ -45,6 +50,8 @@ export class RlShareBar extends LitElement {
   declare missing: OpenResult | undefined;
   /** the model a link carries, when Settings' differs */
   declare linkModel: ExperimentModel | undefined;
+  /** the endpoint of the link's model, once adopted: its key is asked for when this browser has none */
+  declare adoptedEndpoint: string | undefined;
   declare opened: OpenedBundle | undefined;
   declare replays: Record<string, ReplayResult | 'running'>;
   declare busy: boolean;
@@ -144,7 +151,7 @@ export class RlShareBar extends LitElement {
       if (!result.missing) this.pending = undefined;
       const model = state.config?.model ?? state.experiment?.model;
       const mine = this.app.settings;
-      if (model && mine && (model.baseURL !== mine.model.baseURL || (model.model && model.model !== mine.model.model))) this.linkModel = model;
+      if (model && mine && (modelBaseURL(model) !== mine.model.baseURL || (model.model && model.model !== mine.model.model))) this.linkModel = model;
     } catch (e) {
       this.error = `The link's view could not be opened: ${message(e)}`;
     } finally {
@@ -327,7 +334,7 @@ export class RlShareBar extends LitElement {
   }
 
   private closeNotes() {
-    this.link = this.note = this.error = this.linkModel = this.opened = this.tooLongFor = this.bundleLinkView = undefined;
+    this.link = this.note = this.error = this.linkModel = this.adoptedEndpoint = this.opened = this.tooLongFor = this.bundleLinkView = undefined;
     this.missing = this.pending = undefined;
     this.replays = {};
   }
@@ -340,6 +347,7 @@ export class RlShareBar extends LitElement {
     saveSettings(next);
     this.app.settings = next;
     this.linkModel = undefined;
+    this.adoptedEndpoint = next.model.baseURL;
   }
 
   private renderOpened(o: OpenedBundle) {
@@ -359,7 +367,7 @@ export class RlShareBar extends LitElement {
   }
 
   private get hasNotes(): boolean {
-    return !!(this.link || this.note || this.error || this.missing || this.linkModel || this.opened || this.busy || this.bundleLinkView);
+    return !!(this.link || this.note || this.error || this.missing || this.linkModel || this.adoptedEndpoint || this.opened || this.busy || this.bundleLinkView);
   }
 
   override updated() {
@@ -389,9 +397,12 @@ export class RlShareBar extends LitElement {
                     ${this.pending?.bundle?.url ? html`<button name="fetch-link-bundle" @click=${() => this.openBundleFrom(this.pending!.bundle!.url!, this.pending!.bundle!.sha256)}>Fetch it from ${this.pending.bundle.url}</button>` : ''}` : ''}</div>`
               : ''}
             ${this.linkModel
-              ? html`<div data-testid="link-model">This link was made with the model <code>${this.linkModel.model ?? '(the provider default)'}</code> at <code>${this.linkModel.baseURL ?? this.linkModel.provider}</code>.
-                  <button name="use-link-model" @click=${this.useLinkModel}>Use the link's model</button> <span class="muted">(your key stays as it is)</span></div>`
+              ? html`<div data-testid="link-model">This link was made with the model <code>${this.linkModel.model ?? '(the provider default)'}</code> at <code>${modelBaseURL(this.linkModel)}</code>.
+                  <button name="use-link-model" @click=${this.useLinkModel}>Use the link's model</button>
+                  <span class="muted">(a link brings no key; keys are kept per endpoint, and <code>${endpointOrigin(modelBaseURL(this.linkModel)) ?? 'its endpoint'}</code> is sent only its own)</span></div>`
               : ''}
+            ${this.adoptedEndpoint ? html`<div data-testid="link-model-adopted">Settings now use the link's model at <code>${this.adoptedEndpoint}</code>.
+                <rl-endpoint-key .baseURL=${this.adoptedEndpoint}></rl-endpoint-key></div>` : ''}
             ${this.opened ? this.renderOpened(this.opened) : ''}
           </div>`
         : ''}`;

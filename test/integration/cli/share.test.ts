@@ -1,7 +1,9 @@
 // Bundles and links as a user makes them: a real CLI process, the real runner (javac/JUnit in the sandbox) and a real
 // OpenAI-compatible HTTP endpoint on 127.0.0.1 playing the model — given a canary key, which it echoes back in a
-// reply. The experiment is bundled, opened in a fresh REPAIRLAB_HOME and replayed there with the model gone: every run
-// comes out the same. Then the canary is looked for in every link, bundle, export, report and record file: nowhere.
+// reply, once the key is said to be for its origin (without --api-key-origin the run is refused and the endpoint never
+// sees the key). The experiment is bundled, opened in a fresh REPAIRLAB_HOME and replayed there with the model gone:
+// every run comes out the same. Then the canary is looked for in every link, bundle, export, report and record file:
+// nowhere.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -116,7 +118,17 @@ beforeAll(async () => {
     model: { provider: 'custom', baseURL: model.baseURL, model: 'canary-model', seeds: [5] },
   };
   await writeFile(join(work, 'spec.json'), JSON.stringify(spec));
-  const run = await cli(['experiment', 'run', join(work, 'spec.json'), ...viaRunner(), '--api-key-env', 'CANARY_KEY', '--json'], { CANARY_KEY: CANARY });
+  // the key is for one origin (default OpenAI's): a spec naming another endpoint is refused before anything is recorded
+  // or asked, and the key never reaches that endpoint
+  const origin = new URL(model.baseURL).origin;
+  const refused = await cli(['experiment', 'run', join(work, 'spec.json'), ...viaRunner(), '--api-key-env', 'CANARY_KEY'], { CANARY_KEY: CANARY });
+  printed.push(refused.stdout, refused.stderr);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`The spec sends its model calls to ${origin}, but the key in CANARY_KEY is for https://api.openai.com (the default --api-key-origin)`);
+  expect(refused.stderr).toContain(`add --api-key-origin ${origin}`);
+  expect([model.answered, model.authorizations.size]).toEqual([0, 0]);
+  expect(JSON.parse((await cli(['experiments', '--json'])).stdout)).toEqual([]);
+  const run = await cli(['experiment', 'run', join(work, 'spec.json'), ...viaRunner(), '--api-key-env', 'CANARY_KEY', '--api-key-origin', origin, '--json'], { CANARY_KEY: CANARY });
   printed.push(run.stdout, run.stderr);
   expect(run.code, run.stderr).toBe(0);
   experimentId = /^experiment (exp-\S+):/m.exec(run.stderr)![1]!;

@@ -52,7 +52,7 @@ describe('experiment planning', () => {
     const s = spec({ budgets: { perRun: { calls: 5, costUsd: 0.5, wallMs: 60_000 } } });
     const strategies = resolveVariants(s);
     const cells = planCells(s, [{ id: 'textkit-1' }], { 'textkit-1': 0 });
-    const model = modelSettings(s, 'the-key');
+    const model = modelSettings(s, { 'https://api.openai.com': 'the-key' });
     const runner = { url: 'http://127.0.0.1:1', token: 't' };
     const plain = cellRequest(s, cells[1]!, strategies.get('plain')!, model, runner);
     expect(plain).toMatchObject({ bugId: 'textkit-1', preset: 'oneshot', variants: [], model: { kind: 'openai', baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'the-key' } });
@@ -61,6 +61,22 @@ describe('experiment planning', () => {
     const rules = cellRequest(s, cells[2]!, strategies.get('rules')!, model, runner);
     expect(rules.variants).toEqual(['stop-rules']);
     expect(rules.overrides).toEqual({ sampling: { temperature: 0.5, topP: 0.9, seed: 11, trajectories: 1 }, budgets: { maxSteps: 2, maxCostUsd: 0.5, maxWallMs: 60_000 } });
+  });
+
+  it("gives the runs only the key for the origin of the spec's own endpoint, never one given for another", () => {
+    const keys = { 'https://api.openai.com': 'sk-for-openai', 'http://127.0.0.1:8000': 'key-for-local' };
+    const at = (baseURL: string) => modelSettings(spec({ model: { provider: 'custom', baseURL, model: 'm' } }), keys);
+    expect(modelSettings(spec(), keys)).toEqual({ kind: 'openai', baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-for-openai' });
+    expect(at('http://127.0.0.1:8000/v1')).toMatchObject({ apiKey: 'key-for-local' });
+    // the origin is scheme, host and port: the same host on another port or scheme, or a look-alike host, gets nothing
+    for (const elsewhere of ['http://127.0.0.1:8001/v1', 'http://api.openai.com/v1', 'https://api.openai.com.attacker.example/v1', 'https://attacker.example/v1?u=https://api.openai.com']) {
+      expect(at(elsewhere), elsewhere).not.toHaveProperty('apiKey');
+    }
+    // another path, the default port spelled out, upper case: the same origin
+    expect(at('https://API.openai.com:443/other/v1')).toMatchObject({ apiKey: 'sk-for-openai' });
+    // a provider preset's endpoint is its origin too
+    expect(modelSettings(spec({ model: { provider: 'deepseek' } }), keys)).not.toHaveProperty('apiKey');
+    expect(modelSettings(spec(), undefined)).not.toHaveProperty('apiKey');
   });
 
   it('refuses a variant that does not resolve or sets its own trajectory count, naming the variant', () => {

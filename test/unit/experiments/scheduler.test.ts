@@ -20,6 +20,8 @@ class Endpoint {
   holding = false;
   held: { bug: string; seed: number | undefined; res: ServerResponse }[] = [];
   calls: { bug: string; seed: number | undefined }[] = [];
+  /** every call's Authorization header */
+  authorizations: string[] = [];
   maxInFlight = 0;
 
   async start(): Promise<void> {
@@ -30,6 +32,7 @@ class Endpoint {
         const r = JSON.parse(body) as { messages: { role: string; content: string }[]; seed?: number };
         const call = { bug: /# Bug (\S+):/.exec(r.messages[1]!.content)![1]!, seed: r.seed };
         this.calls.push(call);
+        this.authorizations.push(String(req.headers.authorization ?? ''));
         if (this.holding) {
           this.held.push({ ...call, res });
           this.maxInFlight = Math.max(this.maxInFlight, this.held.length);
@@ -166,5 +169,18 @@ describe('experiment scheduler', () => {
     const after = await experiments.store.cells(record.id);
     expect(after.get(0)).toMatchObject({ status: 'budget', runId: before.get(0)!.runId });
     expect(after.get(5)).toMatchObject({ status: 'budget', runId: lostId });
+  });
+
+  it("sends the runs only the key given for the spec's endpoint origin: a key for another endpoint never reaches it", async () => {
+    const one = { bugs: ['textkit-1'], variants: [{ name: 'one', preset: 'oneshot', overrides: { budgets: { maxSteps: 1 } } }], samples: 1, model: { provider: 'custom' as const, baseURL: endpoint.baseURL, model: 'm' } };
+    const own = new URL(endpoint.baseURL).origin;
+    const elsewhere = await experiments.create(spec(one));
+    // keys for other origins only: the same host on another port, and OpenAI
+    const otherPort = `http://127.0.0.1:${Number(new URL(own).port) + 1}`;
+    await (await experiments.run(elsewhere.id, { runners: [RUNNER], apiKeys: { [otherPort]: 'key-for-another-port', 'https://api.openai.com': 'sk-for-openai' } })).done;
+    expect(endpoint.authorizations).toEqual(['Bearer no-key']);
+    const mine = await experiments.create(spec(one));
+    await (await experiments.run(mine.id, { runners: [RUNNER], apiKeys: { [own]: 'key-for-this-endpoint', 'https://api.openai.com': 'sk-for-openai' } })).done;
+    expect(endpoint.authorizations).toEqual(['Bearer no-key', 'Bearer key-for-this-endpoint']);
   });
 });
