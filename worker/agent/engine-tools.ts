@@ -1,6 +1,7 @@
 // Tools the engine itself provides (no toolkit needed): apply_patch for the one-shot strategy.
 import type { AgentTool } from './agent-tool.ts';
 import { applyUnifiedDiff, PatchApplyError } from './apply-diff.ts';
+import { testEditRefusalSince } from '../tools/common.ts';
 import { summarizeValidation } from './validation-summary.ts';
 
 /** Apply a unified diff to the overlay (from the buggy version unless settings.revertBeforeApply is false) and run the failing tests first. */
@@ -15,10 +16,17 @@ export const applyPatchTool: AgentTool = {
   async run(args, ctx) {
     const diff = typeof args.diff === 'string' ? args.diff : '';
     if (ctx.settings.revertBeforeApply !== false) ctx.workspace.revert();
+    const before = ctx.workspace.overlay();
     let files: string[];
     let rectifications: unknown[];
     try {
       ({ files, rectifications } = await applyUnifiedDiff(ctx.workspace, diff));
+      // a diff that changes the bug's tests is not applied (ctx.testEdits; the runner would refuse it too)
+      const refused = await testEditRefusalSince(ctx, before);
+      if (refused) {
+        ctx.workspace.setOverlay(before);
+        throw new PatchApplyError(refused);
+      }
     } catch (err) {
       if (err instanceof PatchApplyError) {
         const msg = `The patch was not applied: ${err.message}`;

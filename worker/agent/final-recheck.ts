@@ -5,7 +5,7 @@ import type { ValidationResult } from '../contracts/runner-api.ts';
 import type { Outcome, RunnerOutage, TrajStep } from '../contracts/trajectory.ts';
 import type { Overlay, Workspace } from '../contracts/workspace.ts';
 import type { End } from './loop-memory.ts';
-import { exactMatch, programPatch } from './outcome.ts';
+import { exactMatch, programOverlay, programPatch } from './outcome.ts';
 import type { RunSpending } from './run-budgets.ts';
 import type { GuardedValidator } from './runner-outage.ts';
 
@@ -45,7 +45,10 @@ export async function finalOutcome(input: FinalRecheckInput): Promise<Outcome | 
     // a stop during the re-check cancels it (the outcome says so); so does it end a wait for the runner
     const recheckGuard = input.guard(signal ?? new AbortController().signal);
     try {
-      recheck = await recheckGuard.validator.validate(ws, { mode: 'failing-first', tests: bug.failingTests }, { ...(signal ? { signal } : {}) });
+      // exactly the reported patch: the program files of the overlay, never the agent's edits to tests (testEdits none)
+      const patched = ws.fork();
+      patched.setOverlay(programOverlay(ws, bug));
+      recheck = await recheckGuard.validator.validate(patched, { mode: 'failing-first', tests: bug.failingTests }, { testEdits: 'none', ...(signal ? { signal } : {}) });
       plausible = recheck.plausible;
     } catch (err) {
       recheckGuard.takeOutages().forEach(input.noteOutage);

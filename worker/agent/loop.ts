@@ -93,6 +93,15 @@ export interface RunAgentOptions {
 
 const nowIso = () => new Date().toISOString();
 
+/** The strategy's test-edit policy on every validation of the run that does not name its own (the final re-check does). */
+function withTestEdits(validator: Validator, testEdits: StrategySpec['testEdits'] | undefined): Validator {
+  if (!testEdits) return validator;
+  return {
+    validate: (workspace, tests, o) => validator.validate(workspace, tests, { testEdits, ...o }),
+    ...(validator.validateMany ? { validateMany: (workspaces, tests, o) => validator.validateMany!(workspaces, tests, { testEdits, ...o }) } : {}),
+  };
+}
+
 export async function runAgent(opts: RunAgentOptions): Promise<Trajectory> {
   // the wall-time timer and the caller's abort listener go away however the run ends (a failing record throws)
   const cleanups: Array<() => void> = [];
@@ -133,7 +142,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const redact = secretRedactor(opts.secrets);
   const recorder = new RunRecorder(traj, memory, ws, wallMs, opts.record);
   // runner outages are waited for, recorded and never shown to the model
-  const runnerWait = new RunnerWait(traj, opts.validator, opts.runnerWait, recorder, redact.text, emit);
+  const runnerWait = new RunnerWait(traj, withTestEdits(opts.validator, spec.testEdits), opts.runnerWait, recorder, redact.text, emit);
   const guard = runnerWait.guard(abort.signal);
   const spent = new RunSpending(costOf);
   const auxiliaryLlm = spent.meterAuxiliary(opts.auxiliaryLlm, redact.text);
@@ -146,7 +155,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const engineTime = new EngineTime();
 
   const toolSettings = { ...spec.toolSettings };
-  const toolContext = (): ToolContext => ({ workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal });
+  const toolContext = (): ToolContext => ({ workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal, testEdits: spec.testEdits });
   // a run saved after it decided to end (a crash during the final re-check) is only finished when continued
   let end: End | undefined = memory.ended;
 

@@ -1,7 +1,8 @@
 // A run's outcome: the final patch (program files only), re-validated on the runner after the run,
 // and compared with the ground truth ignoring whitespace and comments.
 import type { PublicBug } from '../contracts/bug.ts';
-import type { Workspace } from '../contracts/workspace.ts';
+import { isTestFile } from '../contracts/test-edits.ts';
+import type { Overlay, Workspace } from '../contracts/workspace.ts';
 import { applyUnifiedDiff } from './apply-diff.ts';
 
 /** Split a multi-file unified diff into per-file sections keyed by path. */
@@ -25,8 +26,14 @@ export function splitDiffByFile(diff: string): { path: string; text: string }[] 
   return sections;
 }
 
+/** A test file of the bug (test sources or test resources): never part of a patch. */
 export function isTestPath(bug: PublicBug, path: string): boolean {
-  return bug.layout.testDirs.some((d) => path.startsWith(`${d.replace(/\/+$/, '')}/`));
+  return isTestFile(bug.layout, path);
+}
+
+/** The overlay without test files: what programPatch reports, and all the final re-check validates. */
+export function programOverlay(ws: Workspace, bug: PublicBug): Overlay {
+  return Object.fromEntries(Object.entries(ws.overlay()).filter(([path]) => !isTestPath(bug, path)));
 }
 
 /** The overlay's diff restricted to program files (edits to tests are not part of a patch). */

@@ -90,10 +90,11 @@ withRunnerFlags(
     .command('validate <bug>')
     .description('compile and test a bug on the runner, with no patch, the ground-truth fix, or a unified diff file')
     .option('--patch <patch>', "'none', 'ground-truth', or a path to a unified diff", 'none')
-    .option('--tests <mode>', `${TEST_MODES.map((m) => `'${m}'`).join(' or ')} (default failing-first)`, 'failing-first'),
+    .option('--tests <mode>', `${TEST_MODES.map((m) => `'${m}'`).join(' or ')} (default failing-first)`, 'failing-first')
+    .option('--allow-test-edits', "let the patch change the bug's test files (your own patch only: the tests define the bug)"),
 )
   .option('--json', 'print JSON')
-  .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; json?: boolean }) => {
+  .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; allowTestEdits?: boolean; json?: boolean }) => {
     const mode = oneOf('--tests', opts.tests, TEST_MODES);
     const engine = await createNodeEngine();
     const bug = await engine.publicBug(bugId);
@@ -116,8 +117,19 @@ withRunnerFlags(
         if (e instanceof PatchApplyError) throw new Error(`--patch ${opts.patch}: ${e.message}${file.replaced ? ` (the file is not valid UTF-8; ${file.replaced} byte sequence(s) were lost in decoding)` : ''}`);
         throw e;
       }
+      // the tests define the bug: a patch that changes them is refused unless the person says it is theirs
+      const { refusedTestEdits, describeTestEdit } = await import('../contracts/test-edits.ts');
+      const testEdits = opts.allowTestEdits ? 'any' : 'none';
+      const basePaths = new Set((await workspace.baseFiles()).map((f) => f.path));
+      const refused = refusedTestEdits(workspace.overlay(), spec.layout, basePaths, testEdits);
+      if (refused.length) {
+        throw new Error(
+          `--patch ${opts.patch} ${refused.map(describeTestEdit).join('; ')}. The tests define the bug, so a patch may change only program files ` +
+            `(${spec.layout.sourceDirs.join(', ')}). If this is your own patch and you mean to change the tests, pass --allow-test-edits.`,
+        );
+      }
       const { RunnerClient } = await import('../runner-client/client.ts');
-      result = await withRunner(opts, (runner) => new RunnerClient(runner).validate(workspace, spec.layout, tests));
+      result = await withRunner(opts, (runner) => new RunnerClient(runner).validate(workspace, spec.layout, tests, { testEdits }));
     }
     print(!!opts.json, { bug: bugId, patch: opts.patch, verdict: result.plausible ? 'pass' : 'fail', warnings, ...result }, () => formatValidation(bugId, result, warnings));
     process.exitCode = 0;
@@ -290,7 +302,7 @@ withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').descriptio
     await initJavaForNode();
     const { bug, workspace } = await engine.workspaceFor(bugId);
     const result = await withRunner(opts, (runner) =>
-      tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout), settings: { ...strategy.toolSettings } }),
+      tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout, { testEdits: strategy.testEdits }), settings: { ...strategy.toolSettings }, testEdits: strategy.testEdits }),
     );
     print(!!opts.json, result, () => result.shown);
     if (!result.ok) process.exitCode = 1;
@@ -323,6 +335,10 @@ registerExperimentCommands(program);
 registerShareCommands(program);
 registerStatsCommand(program);
 
+/**
+ * The model of `run`, `continue` and `fork`: the key from the environment goes to --base-url, which is given on the same
+ * command line (an experiment's endpoint is named by its spec file instead: experiment-key.ts checks the key's origin).
+ */
 function modelFromFlags(opts: ModelFlags): Promise<ModelSettings> {
   return modelFromFlag(opts.llm, opts.baseUrl, process.env[opts.apiKeyEnv]);
 }

@@ -5,6 +5,7 @@
 // nearest valid key, instead of being dropped and the default silently run.
 import { z } from 'zod';
 import { closest, distance } from 'fastest-levenshtein';
+import { TestEdits } from './test-edits.ts';
 
 export const STRATEGY_SCHEMA_VERSION = 1;
 
@@ -158,6 +159,12 @@ export const StrategySpec = z.strictObject({
   startup: z.array(z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).default([]),
   /** passed to tools as ToolContext.settings */
   toolSettings: ToolSettings.default({}),
+  /**
+   * What the agent may do to test files (worker/contracts/test-edits.ts): none = nothing (the papers' agents may not
+   * change the tests that define the bug); add = write reproduction tests of its own, the bug's tests still read-only.
+   * The tools refuse the rest and the runner is told the same; never 'any' (a model's patch is not trusted).
+   */
+  testEdits: TestEdits.exclude(['any']).default('none'),
 });
 export type StrategySpec = z.infer<typeof StrategySpec>;
 export type StrategySpecInput = z.input<typeof StrategySpec>;

@@ -4,6 +4,7 @@ import type { PublicBug } from './bug.ts';
 import type { Workspace } from './workspace.ts';
 import type { ValidationResult, TestSelection } from './runner-api.ts';
 import type { LlmProvider } from './llm.ts';
+import type { TestEdits } from './test-edits.ts';
 
 export type ToolkitName = 'repairagent' | 'hafixagent' | 'passerine';
 
@@ -27,10 +28,19 @@ export interface ToolDefinition {
 
 /** Validation as tools see it: the runner behind a narrow interface so tests can point it anywhere. */
 export interface Validator {
-  /** `signal`: the run's stop / wall-time signal — the wait for the runner ends when it fires */
-  validate(workspace: Workspace, tests: TestSelection, opts?: { coverage?: boolean; signal?: AbortSignal }): Promise<ValidationResult>;
+  /**
+   * `signal`: the run's stop / wall-time signal — the wait for the runner ends when it fires. `testEdits`: what the
+   * overlay may do to test files (the runner refuses the rest; default none).
+   */
+  validate(workspace: Workspace, tests: TestSelection, opts?: ValidatorOptions): Promise<ValidationResult>;
   /** Several workspaces of one base tree validated alike, results in order (write_fix's variants); optional. */
-  validateMany?(workspaces: Workspace[], tests: TestSelection, opts?: { coverage?: boolean; signal?: AbortSignal }): Promise<ValidationResult[]>;
+  validateMany?(workspaces: Workspace[], tests: TestSelection, opts?: ValidatorOptions): Promise<ValidationResult[]>;
+}
+
+export interface ValidatorOptions {
+  coverage?: boolean;
+  signal?: AbortSignal;
+  testEdits?: TestEdits;
 }
 
 export interface ToolContext {
@@ -42,6 +52,8 @@ export interface ToolContext {
   /** Tool settings: output caps, write_fix behaviour, search mode, … (per toolkit, documented there). */
   settings: Record<string, unknown>;
   signal?: AbortSignal;
+  /** what the agent may do to test files (StrategySpec.testEdits); default 'none': the bug's tests are read-only */
+  testEdits?: TestEdits;
 }
 
 export interface ToolResult {

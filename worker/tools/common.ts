@@ -3,6 +3,7 @@
 import { WorkspaceError, type Overlay, type Workspace } from '../contracts/workspace.ts';
 import type { Tool, ToolContext, ToolDefinition, ToolResult } from '../contracts/tools.ts';
 import type { TestSelection, ValidationResult } from '../contracts/runner-api.ts';
+import { describeTestEdit, refusedTestEdits } from '../contracts/test-edits.ts';
 
 /** Thrown by argument/precondition checks; turned into `ok: false` with the message shown to the model. */
 export class ToolRefusal extends Error {
@@ -188,6 +189,46 @@ export async function similarPaths(workspace: Workspace, path: string, limit = 5
   const lower = base.toLowerCase();
   const files = await workspace.listFiles();
   return files.filter((file) => (file.split('/').pop() ?? '').toLowerCase() === lower).slice(0, limit);
+}
+
+// ---------- the bug's tests ----------
+
+/** The base tree's paths by tree id (a base never changes; the test-edit check asks on every write). */
+const basePathsByTree = new Map<string, Promise<ReadonlySet<string>>>();
+function basePaths(workspace: Workspace): Promise<ReadonlySet<string>> {
+  let paths = basePathsByTree.get(workspace.treeId);
+  if (!paths) {
+    if (basePathsByTree.size >= 8) basePathsByTree.clear();
+    paths = workspace.baseFiles().then((files) => new Set(files.map((f) => f.path)));
+    basePathsByTree.set(workspace.treeId, paths);
+  }
+  return paths;
+}
+
+/**
+ * Why the run's test-edit policy (ctx.testEdits, default none) refuses these overlay entries — the same rule the
+ * runner applies (worker/contracts/test-edits.ts), told to the model so it learns it instead of meeting a runner 400.
+ * Undefined when they are allowed.
+ */
+export async function testEditRefusal(ctx: ToolContext, entries: Overlay): Promise<string | undefined> {
+  const policy = ctx.testEdits ?? 'none';
+  if (policy === 'any' || Object.keys(entries).length === 0) return undefined;
+  const refused = refusedTestEdits(entries, ctx.bug.layout, await basePaths(ctx.workspace), policy);
+  if (refused.length === 0) return undefined;
+  const sources = ctx.bug.layout.sourceDirs.join(', ');
+  const advice =
+    refused.every((r) => r.kind === 'shadow')
+      ? 'Give the new file a name no existing class or resource has.'
+      : policy === 'add'
+        ? `The tests define the bug, so the bug's tests are read-only: you may add test files of your own, but fix the bug in the program code (under ${sources}).`
+        : `The tests define the bug, so they are read-only here: fix the bug in the program code (under ${sources}), not in the tests.`;
+  return `refused: this ${refused.map(describeTestEdit).join('; ')}. ${advice}`;
+}
+
+/** testEditRefusal for the changes made to ctx.workspace since its overlay was `before`. */
+export async function testEditRefusalSince(ctx: ToolContext, before: Overlay): Promise<string | undefined> {
+  const changed = Object.entries(ctx.workspace.overlay()).filter(([path, content]) => !(path in before) || before[path] !== content);
+  return testEditRefusal(ctx, Object.fromEntries(changed));
 }
 
 // ---------- lines ----------

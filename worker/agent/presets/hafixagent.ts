@@ -76,6 +76,8 @@ export const hafixAgentPreset: StrategySpecInput = {
   budgets: { maxSteps: 50, maxTokens: null, maxCostUsd: 1, maxWallMs: 3_600_000, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0, trajectories: 1 },
   toolSettings: { completionSentinel: 'COMPLETE_REPAIR_SIGNAL', historyContext: 'non-history' },
+  // success is Defects4J's failing tests passing; the bug's test files are read-only in its shell (docs/presets/hafixagent.md)
+  testEdits: 'none',
 };
 
 export const hafixAgentVariants: Variant[] = [

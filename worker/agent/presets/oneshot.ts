@@ -69,4 +69,6 @@ export const oneshotPreset: StrategySpecInput = {
   budgets: { maxSteps: 3, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0, trajectories: 1 },
   toolSettings: { revertBeforeApply: true },
+  // one diff of program code, judged by the bug's tests (docs/presets/oneshot.md)
+  testEdits: 'none',
 };

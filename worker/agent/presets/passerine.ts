@@ -61,6 +61,9 @@ export const passerinePreset: StrategySpecInput = {
   budgets: { maxSteps: 25, maxTokens: null, maxCostUsd: null, maxWallMs: null, maxValidations: null, unknownPrice: 'ask' },
   sampling: { temperature: 0.2, topP: 0.95, trajectories: 20 },
   toolSettings: {},
+  // the paper's framework lets the agent touch tests and patches the ground-truth test files back in before judging:
+  // here it may add reproduction tests of its own, the bug's tests stay read-only (docs/presets/passerine.md)
+  testEdits: 'add',
 };
 
 export const passerineVariants: Variant[] = [

@@ -146,6 +146,8 @@ export const repairAgentPreset: StrategySpecInput = {
   sampling: { trajectories: 1 },
   startup: [{ tool: 'run_tests', args: {} }],
   toolSettings: { outputCap: 4000, searchMode: 'paper', writeFixMode: 'paper', faultLocalization: 'perfect', sampleVariants: false, variants: 30 },
+  // write_fix changes program code; a fix is plausible when the project's own tests pass (docs/presets/repairagent.md)
+  testEdits: 'none',
 };
 
 /** The paper's ablations (Table VI), the released code's behaviours and the practitioner stop rules. */

@@ -11,7 +11,7 @@ import type { ExecResult, IFileSystem } from 'just-bash';
 import type { ToolContext } from '../../contracts/tools.ts';
 import type { TestSelection, ValidationResult } from '../../contracts/runner-api.ts';
 import { TestId } from '../../contracts/bug.ts';
-import { formatValidation } from '../common.ts';
+import { formatValidation, testEditRefusal } from '../common.ts';
 import { REPO_ROOT, WorkspaceFs } from './workspace-fs.ts';
 
 export interface BashOutcome {
@@ -32,7 +32,8 @@ const loadJustBash = (): Promise<JustBash> => (justBash ??= import('just-bash'))
 
 export async function runBash(command: string, ctx: ToolContext): Promise<BashOutcome> {
   const { Bash, InMemoryFs, MountableFs, defineCommand } = await loadJustBash();
-  const repo = await WorkspaceFs.create(ctx.workspace);
+  // the bug's tests are read-only files in this shell (testEdits): a write fails like one, saying why
+  const repo = await WorkspaceFs.create(ctx.workspace, (entries) => testEditRefusal(ctx, entries));
   const fs = new MountableFs({ base: new InMemoryFs(), mounts: [{ mountPoint: REPO_ROOT, filesystem: repo as IFileSystem }] });
   await fs.mkdir('/tmp', { recursive: true });
   let validation: ValidationResult | undefined;
@@ -89,7 +90,10 @@ export async function runBash(command: string, ctx: ToolContext): Promise<BashOu
   }
   try {
     const result = await bash.exec(script, ctx.signal ? { signal: ctx.signal } : {});
-    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, ...(validation ? { validation } : {}) };
+    // just-bash's sed -i reports any failed write as "No such file or directory": the real reason goes after it
+    const unsaid = repo.refusals.filter((why) => !result.stderr.includes(why));
+    const stderr = result.stderr + unsaid.map((why) => `${why}\n`).join('');
+    return { exitCode: result.exitCode, stdout: result.stdout, stderr, ...(validation ? { validation } : {}) };
   } catch (err) {
     if (ctx.signal?.aborted) throw err;
     return { exitCode: 1, stdout: '', stderr: `${err instanceof Error ? err.message : String(err)}\n`, ...(validation ? { validation } : {}) };

@@ -3,7 +3,7 @@
 // writes and deletions land in the workspace overlay. Directories are derived from file paths (git has no empty
 // directories); `mkdir` of a new directory is remembered for this filesystem's lifetime only.
 import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
-import { WorkspaceError, type Workspace } from '../../contracts/workspace.ts';
+import { WorkspaceError, type Overlay, type Workspace } from '../../contracts/workspace.ts';
 
 export const REPO_ROOT = '/repo';
 
@@ -28,15 +28,21 @@ export function normalizeAbsolute(path: string): string {
   return `/${parts.join('/')}`;
 }
 
+/** Why writing these entries is refused (the bug's tests are read-only), or undefined when allowed. */
+export type WriteGuard = (entries: Overlay) => Promise<string | undefined>;
+
 export class WorkspaceFs implements IFileSystem {
   private files = new Set<string>();
   private dirs = new Set<string>();
 
-  private constructor(private readonly workspace: Workspace) {}
+  private constructor(
+    private readonly workspace: Workspace,
+    private readonly guard: WriteGuard,
+  ) {}
 
   /** Builds the path index up front: just-bash's getAllPaths() (used for globs) is synchronous. */
-  static async create(workspace: Workspace): Promise<WorkspaceFs> {
-    const fs = new WorkspaceFs(workspace);
+  static async create(workspace: Workspace, guard: WriteGuard = async () => undefined): Promise<WorkspaceFs> {
+    const fs = new WorkspaceFs(workspace, guard);
     for (const path of await workspace.listFiles()) fs.addFile(path);
     fs.dirs.add('');
     return fs;
@@ -46,6 +52,17 @@ export class WorkspaceFs implements IFileSystem {
     this.files.add(rel);
     const parts = rel.split('/');
     for (let i = 1; i < parts.length; i++) this.dirs.add(parts.slice(0, i).join('/'));
+  }
+
+  /** Why writes were refused during this filesystem's life (commands such as sed -i report them as a missing file). */
+  readonly refusals: string[] = [];
+
+  /** A refused write or deletion fails as on a read-only file, with the reason (the model reads stderr). */
+  private async checkWritable(entries: Overlay, op: string, path: string): Promise<void> {
+    const why = await this.guard(entries);
+    if (!why) return;
+    if (!this.refusals.includes(why)) this.refusals.push(why);
+    throw fsError('EACCES', `permission denied (${why})`, op, path);
   }
 
   /** Repo-relative path ('' for the root) of a mount-relative path. */
@@ -78,7 +95,9 @@ export class WorkspaceFs implements IFileSystem {
     if (rel === '' || this.isDir(rel)) throw fsError('EISDIR', 'illegal operation on a directory', 'write', path);
     const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
     if (!this.isDir(parent)) throw fsError('ENOENT', 'no such file or directory', 'open', path);
-    await this.workspace.write(rel, typeof content === 'string' ? content : new TextDecoder().decode(content));
+    const text = typeof content === 'string' ? content : new TextDecoder().decode(content);
+    await this.checkWritable({ [rel]: text }, 'open', path);
+    await this.workspace.write(rel, text);
     this.addFile(rel);
   }
 
@@ -145,6 +164,7 @@ export class WorkspaceFs implements IFileSystem {
     const rel = this.rel(path, 'rm');
     if (rel === '') throw fsError('EPERM', 'operation not permitted', 'rm', path);
     if (this.files.has(rel)) {
+      await this.checkWritable({ [rel]: null }, 'rm', path);
       await this.workspace.delete(rel);
       this.files.delete(rel);
       return;
@@ -152,6 +172,8 @@ export class WorkspaceFs implements IFileSystem {
     if (this.isDir(rel)) {
       const inside = [...this.files].filter((f) => f.startsWith(`${rel}/`));
       if (inside.length && !options?.recursive) throw fsError('ENOTEMPTY', 'directory not empty', 'rm', path);
+      // all or nothing: a directory holding one of the bug's tests is not half removed
+      await this.checkWritable(Object.fromEntries(inside.map((f) => [f, null])), 'rm', path);
       for (const file of inside) {
         await this.workspace.delete(file);
         this.files.delete(file);

@@ -1,10 +1,11 @@
 // Passerine's five commands (Rondon et al., Google): cat, code_search, edit, test, finish.
 // The paper describes behaviour, not code; where it is silent the choice is ours and noted in docs/toolkits/passerine.md.
-import type { Tool, ToolDefinition } from '../../contracts/tools.ts';
+import type { Tool, ToolContext, ToolDefinition } from '../../contracts/tools.ts';
 import { TestId } from '../../contracts/bug.ts';
+import { isTestFile } from '../../contracts/test-edits.ts';
 import {
-  ToolRefusal, defineTool, failingFirst, formatValidation, intArg, joinText, numberLines, readFileOrRefuse,
-  splitText, stringArg, stringListArg, type CapPolicy,
+  ToolRefusal, defineTool, failingFirst, formatValidation, intArg, joinText, normalizePath, numberLines, readFileOrRefuse,
+  splitText, stringArg, stringListArg, testEditRefusal, type CapPolicy,
 } from '../common.ts';
 import { textFiles } from '../corpus.ts';
 
@@ -98,7 +99,7 @@ export const edit = defineTool(
   }),
   PASSERINE_CAP,
   async (args, ctx) => {
-    const { path, content } = await readFileOrRefuse(ctx.workspace, stringArg(args, 'file', { required: true, aliases: ['path', 'filename'] }));
+    const { path, content } = await fileToEdit(ctx, stringArg(args, 'file', { required: true, aliases: ['path', 'filename'] }));
     const start = intArg(args, 'start', { required: true, aliases: ['start_line', 'startline'] });
     const end = intArg(args, 'end', { required: true, aliases: ['end_line', 'endline'] });
     const replacement = stringArg(args, 'replacement', { required: true, aliases: ['text', 'content', 'new_text'] });
@@ -110,6 +111,8 @@ export const edit = defineTool(
     const newLines = replacement === '' ? [] : replacement.replace(/\r?\n$/, '').split(/\r?\n/);
     text.lines.splice(start - 1, end - start + 1, ...newLines);
     if (count === 0) text.trailingNewline = true;
+    const refused = await testEditRefusal(ctx, { [path]: joinText(text) });
+    if (refused) throw new ToolRefusal(refused);
     await ctx.workspace.write(path, joinText(text));
     const from = Math.max(1, start - EDIT_CONTEXT_LINES);
     const to = Math.min(text.lines.length, start + newLines.length - 1 + EDIT_CONTEXT_LINES);
@@ -118,6 +121,18 @@ export const edit = defineTool(
     return { ok: true, output: `${summary}\n${region}`, data: { file: path, start, end, insertedLines: newLines.length } };
   },
 );
+
+/**
+ * The file edit changes. A test file that does not exist yet starts empty when the strategy lets the agent add tests
+ * (testEdits 'add': a reproduction test, written with start 1, end 0); any other missing file is refused.
+ */
+async function fileToEdit(ctx: ToolContext, rawPath: string): Promise<{ path: string; content: string }> {
+  const path = normalizePath(rawPath);
+  if (ctx.testEdits === 'add' && isTestFile(ctx.bug.layout, path) && path.endsWith('.java') && !(await ctx.workspace.exists(path)) && !(await ctx.workspace.isDirectory(path))) {
+    return { path, content: '' };
+  }
+  return readFileOrRefuse(ctx.workspace, rawPath);
+}
 
 export const test = defineTool(
   def({

@@ -1,11 +1,15 @@
 // Apply a parsed write_fix patch to a workspace, all files or none.
 import { createPatch } from 'diff';
+import type { ToolContext } from '../../contracts/tools.ts';
 import type { Workspace } from '../../contracts/workspace.ts';
-import { ToolRefusal, readFileOrRefuse, splitText } from '../common.ts';
+import { ToolRefusal, readFileOrRefuse, splitText, testEditRefusal } from '../common.ts';
 import { applyChange, checkChange, type FileChange, type WriteFixMode } from './patch.ts';
 
-/** Read, check and apply `changes` to a workspace; returns per-file diffs. Throws ToolRefusal on bad input (nothing written). */
-export async function applyPatch(workspace: Workspace, changes: FileChange[], mode: WriteFixMode) {
+/**
+ * Read, check and apply `changes` to a workspace (of `ctx`'s base tree); returns per-file diffs. Throws ToolRefusal on
+ * bad input or on a change to the bug's tests that ctx.testEdits does not allow (nothing written).
+ */
+export async function applyPatch(workspace: Workspace, changes: FileChange[], mode: WriteFixMode, ctx: ToolContext) {
   const seen = new Set<string>();
   const planned: { path: string; before: string; after: string; skipped: ReturnType<typeof applyChange>['skippedModifications'] }[] = [];
   for (const change of changes) {
@@ -16,6 +20,8 @@ export async function applyPatch(workspace: Workspace, changes: FileChange[], mo
     const applied = applyChange(content, change, mode);
     planned.push({ path, before: content, after: applied.content, skipped: applied.skippedModifications });
   }
+  const refused = await testEditRefusal(ctx, Object.fromEntries(planned.map((p) => [p.path, p.after])));
+  if (refused) throw new ToolRefusal(refused);
   // every change was checked before anything is written: a refused patch leaves the workspace untouched
   for (const p of planned) await workspace.write(p.path, p.after);
   return planned.map((p) => ({

@@ -113,7 +113,7 @@ export async function sampleVariants(ctx: ToolContext, fix: FileChange[], mode: 
   for (const o of tested) {
     const fork = ctx.workspace.fork();
     try {
-      await applyPatch(fork, o.changes!, mode);
+      await applyPatch(fork, o.changes!, mode, ctx);
       forks.set(o, fork);
     } catch (err) {
       o.status = 'does-not-apply';

@@ -68,7 +68,7 @@ export async function runWriteFix(args: Record<string, unknown>, ctx: ToolContex
   const before = ctx.workspace.overlay();
   // check the patch on a fork first so variants are sampled only for a patch that applies
   const probe = ctx.workspace.fork();
-  await applyPatch(probe, changes, mode);
+  await applyPatch(probe, changes, mode, ctx);
 
   let variants: VariantOutcome[] | undefined;
   let variantNote: string | undefined;
@@ -85,7 +85,7 @@ export async function runWriteFix(args: Record<string, unknown>, ctx: ToolContex
     }
   }
 
-  const applied = await applyPatch(ctx.workspace, changes, mode);
+  const applied = await applyPatch(ctx.workspace, changes, mode, ctx);
   const validation = await ctx.validator.validate(ctx.workspace, failingFirst(ctx), { signal: ctx.signal });
   const kept = validation.plausible;
   if (!kept) ctx.workspace.setOverlay(before);
