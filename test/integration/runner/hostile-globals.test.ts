@@ -73,8 +73,8 @@ public class EvilMac extends javax.crypto.MacSpi {
 `;
 
 /** The buggy Calc with `body` run in its static initialiser (exceptions swallowed). */
-function buggyCalcWith(body: string): string {
-  return BUGGY_CALC.replace('public class Calc {', `public class Calc {\n  static {\n    try {\n      ${body}\n    } catch (Throwable t) {\n    }\n  }\n`);
+function buggyCalcWith(body: string, rethrow = false): string {
+  return BUGGY_CALC.replace('public class Calc {', `public class Calc {\n  static {\n    try {\n      ${body}\n    } catch (Throwable t) {\n      ${rethrow ? 'throw new RuntimeException(t);' : ''}\n    }\n  }\n`);
 }
 
 const INSTALL_EVIL_PROVIDER = `java.security.Security.insertProviderAt(new java.security.Provider("Evil", "1.0", "signs for the harness") {
@@ -293,5 +293,43 @@ describe.each(['warm', 'cold', 'auto'] as const)('a program file that declares a
     const r = await validate({ [CALC]: `${salted(BUGGY_CALC)}\nclass CalcTest {\n}\n` }, p, ALL);
     expect(r.plausible).toBe(false);
     expect(r.report).toMatch(/duplicate class: demo\.CalcTest/);
+  });
+});
+
+/**
+ * Program code that rewrites CalcTest.class in the warm worker's baseline class directory (found through the
+ * harness's command line) so that add() expects what the buggy Calc returns: its constant 5L becomes -1L. A later
+ * validation that reads the test class from there would run the edited test instead of the bug's.
+ */
+const REWRITE_TEST_CLASS = `String[] cmd = System.getProperty("sun.java.command").split(" ");
+      java.nio.file.Path file = java.nio.file.Path.of(cmd[cmd.length - 1]).getParent().resolve("out/demo/CalcTest.class");
+      byte[] b = java.nio.file.Files.readAllBytes(file);
+      for (int i = 0; i + 8 < b.length; i++) {
+        if (b[i] == 5 && b[i + 1] == 0 && b[i + 2] == 0 && b[i + 3] == 0 && b[i + 4] == 0 && b[i + 5] == 0 && b[i + 6] == 0 && b[i + 7] == 0 && b[i + 8] == 5) {
+          for (int k = 1; k <= 8; k++) b[i + k] = (byte) 0xff;
+        }
+      }
+      java.nio.file.Files.write(file, b);`;
+
+describe('the warm worker\'s own files', () => {
+  it('are not the tests\' to write: a test class forged into the baseline class directory never runs', async () => {
+    // the hostile patch runs only MoreTest (it uses Calc), so CalcTest has not been read on this worker yet
+    const hostile = await validate({ [CALC]: salted(buggyCalcWith(REWRITE_TEST_CLASS, true)) }, 'warm', { mode: 'listed', tests: ['demo.MoreTest::mulByZero'] });
+    expect(hostile.path).toBe('warm');
+    expect(JSON.stringify(hostile.tests)).toMatch(/Writing the runner's own files/);
+    const buggy = await validate({ [CALC]: salted(BUGGY_CALC) }, 'warm', FAILING_FIRST);
+    expect(buggy.plausible).toBe(false);
+    expect(statusOf(buggy, 'demo.CalcTest::add')).toBe('fail');
+    await ordinaryAfter('warm');
+  });
+});
+
+describe('the cold run\'s compiled classes', () => {
+  it('are not the tests\' to write: rewriting a test class a later test class would load is refused', async () => {
+    const rewrite = `java.nio.file.Path file = java.nio.file.Path.of(Calc.class.getResource("Calc.class").toURI()).getParent().getParent().getParent().resolve("test/demo/CalcTest.class");
+      java.nio.file.Files.write(file, java.nio.file.Files.readAllBytes(file));`;
+    const r = await validate({ [CALC]: salted(buggyCalcWith(rewrite, true)) }, 'cold', { mode: 'listed', tests: ['demo.MoreTest::mulByZero'] });
+    expect(r.path).toBe('cold');
+    expect(JSON.stringify(r.tests)).toMatch(/Writing the runner's own files/);
   });
 });

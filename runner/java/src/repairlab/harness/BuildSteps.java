@@ -59,7 +59,7 @@ final class BuildSteps {
     steps = new ArrayList<>();
     for (String e : req.all("buildStep")) steps.add(Step.parse(e));
     this.root = root;
-    this.generatedDir = Path.of(req.get("generatedDir", root.resolve("generated").toString()));
+    this.generatedDir = generatedDirOf(req, root);
     this.timeoutMs = req.getLong("buildStepTimeoutMs", 120_000);
   }
 
@@ -88,6 +88,11 @@ final class BuildSteps {
       if (!Arrays.equals(e.getValue(), bytesOf.apply(e.getKey()))) return false;
     }
     return true;
+  }
+
+  /** Where the build steps write their output (project code writes there: the guard leaves it writable). */
+  static Path generatedDirOf(Request req, Path root) {
+    return Path.of(req.get("generatedDir", root.resolve("generated").toString()));
   }
 
   /** Runs every step in order on a loader of its own; the first failure ends the run. */

@@ -51,6 +51,7 @@ final class Guard extends SecurityManager {
     projectCodeAsks(TRUSTED_ONLY);
     askingProjectsSecurityManager();
     privateFile("/proc/self/mem");
+    runnersFile("/proc/self/mem");
     System.setSecurityManager(new Guard());
   }
 
@@ -193,7 +194,12 @@ final class Guard extends SecurityManager {
     if (perm instanceof LinkPermission) return "Creating links";
     if (perm instanceof java.lang.management.ManagementPermission && name.equals("control")) return "Controlling the JVM (heap dumps, diagnostic commands)";
     if (perm instanceof java.security.SecurityPermission && name.equals("setPolicy")) return "Replacing the security policy";
-    if (perm instanceof FilePermission) return privateFile(name) ? "Access to " + name : null;
+    if (perm instanceof FilePermission) {
+      if (privateFile(name)) return "Access to " + name;
+      String actions = perm.getActions();
+      if ((actions.contains("write") || actions.contains("delete")) && runnersFile(name)) return "Writing the runner's own files (" + name + ")";
+      return null;
+    }
     return null;
   }
 
@@ -215,6 +221,47 @@ final class Guard extends SecurityManager {
 
   private static boolean privateLookupOnStack() {
     return WALKER.walk(s -> s.anyMatch(f -> f.getDeclaringClass() == java.lang.invoke.MethodHandles.class && f.getMethodName().equals("privateLookupIn")));
+  }
+
+  /** directories whose files are the harness's (compiled classes, its requests), with trailing '/'; see protectFiles */
+  private static volatile String[] PROTECTED = {};
+  /** places inside them that tests may write (the sandbox's HOME, a build step's output) */
+  private static volatile String[] WRITABLE = {};
+
+  /**
+   * Makes `roots` the harness's to write: code under test may read them but neither write nor delete there, except
+   * under `writable`. The warm worker's baseline classes are read from disk once per JVM and then remembered; a test
+   * that rewrote a test class not yet read (CalcTest's expected value, as bytes) decided later validations on that
+   * worker, and on the cold path a class run later in the same validation. Call before any project code runs.
+   */
+  static void protectFiles(java.util.List<java.nio.file.Path> roots, java.util.List<java.nio.file.Path> writable) {
+    WRITABLE = writable.stream().map(Guard::asDirectory).toArray(String[]::new);
+    PROTECTED = roots.stream().map(Guard::asDirectory).toArray(String[]::new);
+  }
+
+  private static String asDirectory(java.nio.file.Path p) {
+    String abs = p.toAbsolutePath().normalize().toString();
+    return abs.endsWith("/") ? abs : abs + "/";
+  }
+
+  /** Whether writing or deleting `name` would change a file protectFiles gave the harness (by name or where it leads). */
+  private static boolean runnersFile(String name) {
+    if (PROTECTED.length == 0 || name.equals("<<ALL FILES>>")) return PROTECTED.length > 0;
+    File f = new File(name);
+    String normal = java.nio.file.Path.of(f.isAbsolute() ? f.getPath() : new File(CWD, name).getPath()).normalize().toString();
+    if (protectedPath(normal)) return true;
+    try {
+      return protectedPath(new File(normal).getCanonicalPath());
+    } catch (java.io.IOException e) {
+      return true;
+    }
+  }
+
+  private static boolean protectedPath(String path) {
+    String asDir = path + "/";
+    for (String w : WRITABLE) if (asDir.startsWith(w)) return false;
+    for (String p : PROTECTED) if (asDir.startsWith(p)) return true;
+    return false;
   }
 
   /** Whether a file name reaches this process's memory or file descriptors (by its name or where its links lead). */

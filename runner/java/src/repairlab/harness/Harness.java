@@ -51,7 +51,12 @@ public final class Harness {
         runCold(Request.read(Path.of(args[1])), key);
         Guard.exit(0);
       } else if (args.length == 2 && args[0].equals("serve")) {
-        serve(Request.read(Path.of(args[1])), key, in);
+        // the worker's directory (its config, baseline classes, class file scratch) is the harness's; tests may write
+        // only their HOME and a build step's output there
+        Request config = Request.read(Path.of(args[1]));
+        Path home = Path.of(System.getProperty("user.home"));
+        Guard.protectFiles(List.of(Path.of(args[1]).toAbsolutePath().getParent()), List.of(home, BuildSteps.generatedDirOf(config, Path.of(config.get("root", ".")))));
+        serve(config, key, in);
         Guard.exit(0);
       }
     } catch (Throwable t) {
@@ -94,6 +99,9 @@ public final class Harness {
 
   private static void runCold(Request req, byte[] key) {
     long t0 = System.currentTimeMillis();
+    // the compiled classes are read as the tests load them: a test must not rewrite a class run after it
+    List<Path> protectedFiles = new ArrayList<>(paths(req.all("classDir")));
+    Guard.protectFiles(protectedFiles, List.of());
     Set<String> programClasses = new HashSet<>(req.all("programClass"));
     Set<String> projectClasses = new HashSet<>(programClasses);
     projectClasses.addAll(req.all("testClass"));
