@@ -333,3 +333,29 @@ describe('the cold run\'s compiled classes', () => {
     expect(JSON.stringify(r.tests)).toMatch(/Writing the runner's own files/);
   });
 });
+
+describe('the cold run\'s copy of the project', () => {
+  it('is not program code\'s to write: the data a test compares with cannot be rewritten before it is read', async () => {
+    const dataTest = `package demo;
+
+import static org.junit.Assert.assertEquals;
+import org.junit.Test;
+
+public class DataTest {
+  @Test
+  public void matchesExpectedFile() throws Exception {
+    String actual = String.valueOf(Calc.add(2, 3));
+    String expected = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("src/test/resources/expected.txt"))).trim();
+    assertEquals(expected, actual);
+  }
+}
+`;
+    const rewrite = `java.nio.file.Files.write(java.nio.file.Paths.get("src/test/resources/expected.txt"), "-1".getBytes());`;
+    const w = new FakeWorkspace({ ...PROJECT, 'src/test/java/demo/DataTest.java': dataTest, 'src/test/resources/expected.txt': '5\n' });
+    void w.write(CALC, salted(buggyCalcWith(rewrite, true)));
+    const r = await lab.client.validate(w, { ...LAYOUT, testResourceDirs: ['src/test/resources'] }, { mode: 'listed', tests: ['demo.DataTest::matchesExpectedFile'] }, { path: 'cold' });
+    const data = r.tests.find((t) => t.id === 'demo.DataTest::matchesExpectedFile');
+    expect(data?.status).toBe('error');
+    expect(JSON.stringify(data?.failure)).toMatch(/Writing the runner's own files/);
+  });
+});

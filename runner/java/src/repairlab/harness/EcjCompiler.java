@@ -39,7 +39,7 @@ final class EcjCompiler {
     this.target = target;
     this.bootClassPath = bootClassPath;
     try {
-      ClassLoader loader = new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+      ClassLoader loader = Guard.harnessLoader(new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader()));
       Class<?> batch = Class.forName("org.eclipse.jdt.core.compiler.batch.BatchCompiler", true, loader);
       Class<?> progress = Class.forName("org.eclipse.jdt.core.compiler.CompilationProgress", true, loader);
       compile = batch.getMethod("compile", String[].class, PrintWriter.class, PrintWriter.class, progress);
