@@ -230,6 +230,16 @@ final class WarmProject {
     }
   }
 
+  /** A compile error that no source line carries (the compiler itself failed). */
+  private static Map<String, Object> errorWithoutFile(String message) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("file", "");
+    d.put("line", 0);
+    d.put("kind", "error");
+    d.put("message", message);
+    return d;
+  }
+
   /** why javac itself failed in the last analyzeAndGenerate (it reports no diagnostic then), or null */
   private static String compilerCrash;
 
@@ -384,12 +394,7 @@ final class WarmProject {
       if (r.ok) o.classes.putAll(EcjCompiler.readClasses(classes));
     } catch (IOException | RuntimeException e) {
       o.compiled = false;
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("file", "");
-      d.put("line", 0);
-      d.put("kind", "error");
-      d.put("message", "ecj could not compile the patch: " + e);
-      o.diagnostics.add(d);
+      o.diagnostics.add(errorWithoutFile("ecj could not compile the patch: " + e));
     } finally {
       try {
         EcjCompiler.delete(work);
@@ -506,12 +511,7 @@ final class WarmProject {
     o.diagnostics = convert(diags, names);
     if (!ok && compilerCrash != null && !hasErrors(diags)) {
       // a compile failure always names why: here javac's own exception
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("file", "");
-      d.put("line", 0);
-      d.put("kind", "error");
-      d.put("message", "javac failed internally: " + compilerCrash);
-      o.diagnostics.add(d);
+      o.diagnostics.add(errorWithoutFile("javac failed internally: " + compilerCrash));
     }
     compilerCrash = null;
     if (o.compiled) for (Map.Entry<String, ByteArrayOutputStream> e : mem.classes.entrySet()) o.classes.put(e.getKey(), e.getValue().toByteArray());
