@@ -101,9 +101,9 @@ public final class Harness {
     long t0 = System.currentTimeMillis();
     // the compiled classes are read as the tests load them, and the project's files as they read them: program code
     // must not rewrite a class run after it or the data a test compares with (the warm path's tree is read-only)
-    List<Path> protectedFiles = new ArrayList<>(paths(req.all("classDir")));
-    protectedFiles.add(Path.of(req.get("root", ".")));
     Path root = Path.of(req.get("root", "."));
+    List<Path> protectedFiles = new ArrayList<>(paths(req.all("classDir")));
+    protectedFiles.add(root);
     Guard.protectFiles(protectedFiles, List.of(Path.of(System.getProperty("user.home")), BuildSteps.generatedDirOf(req, root)));
     Set<String> programClasses = new HashSet<>(req.all("programClass"));
     Set<String> projectClasses = new HashSet<>(programClasses);
