@@ -3,7 +3,7 @@
 // `npm start` serves them; the e2e tests start the same ones.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startCassetteServer, type CassetteServer } from '../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../worker/llm/cassette-server.node.ts';
 import { parseCassette } from '../worker/contracts/cassette.ts';
 import { demoEndpointName, type DemoRecording, type ModelEndpointChoice } from '../src/state/settings.ts';
 

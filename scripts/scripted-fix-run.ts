@@ -9,10 +9,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createNodeEngine } from '../worker/cli/node-engine.ts';
-import { applyUnifiedDiff } from '../worker/agent/apply-diff.ts';
-import { openWorkspace } from '../worker/repo/workspace.ts';
-import { startCassetteServer } from '../worker/llm/cassette-server.ts';
+import { openNodeLab } from '../worker/cli/node-lab.ts';
+import { applyUnifiedDiff } from '../worker/diff/apply-diff.ts';
+import { openWorkspace } from '../worker/repo/git-workspace.ts';
+import { startCassetteServer } from '../worker/llm/cassette-server.node.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -22,7 +22,7 @@ const bugId = positionals[0];
 if (!bugId) throw new Error('usage: scripted-fix-run.ts <bug> [--variant fl_diff|fn_pair|fn_all|non-history] [--out file] [--runner URL --token T]');
 const out = values.out ?? `${bugId}.hafix.trajectory.json`;
 
-const engine = await createNodeEngine();
+const { engine } = await openNodeLab();
 const bug = (await engine.catalog.bugs()).find((b) => b.id === bugId);
 if (!bug) throw new Error(`${bugId} is not in the catalogue of REPAIRLAB_HOME (${process.env.REPAIRLAB_HOME ?? '~/.repairlab'})`);
 if (!bug.groundTruth.patch) throw new Error(`${bugId} has no ground-truth patch to script`);

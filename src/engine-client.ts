@@ -1,6 +1,6 @@
 // The UI's handle on the engine worker: a Comlink proxy typed by the worker's exposed API.
 import * as Comlink from 'comlink';
-import type { WorkerApi } from '../worker/worker-entry.ts';
+import type { LabApi as WorkerApi } from '../worker/lab.ts';
 
 let engine: Comlink.Remote<WorkerApi> | undefined;
 

@@ -1,5 +1,5 @@
 // Entry of the UI (main thread). The UI never parses code or reads git objects: the engine worker does.
-import './components/rl-app.ts';
+import './components/app/app.ts';
 import { getEngine } from './engine-client.ts';
 
 // A console handle for people scripting the engine (and for the e2e tests): `await repairlab.engine.listBugs()`.

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blame } from '../../worker/history/blame.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { RepoStore } from '../../worker/repo/store.ts';
+import { RepoStore } from '../../worker/repo/repo-store.ts';
 
 export interface BlameBenchResult {
   repoDir: string;

@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { startAppServer, type RuntimeConfig } from '../../scripts/serve-app.ts';
 import { startRunner } from '../../runner/src/index.ts';
-import { startCassetteServer } from '../../worker/llm/cassette-server.ts';
-import { Engine } from '../../worker/engine.ts';
+import { startCassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { initJavaForNode } from '../../worker/java/node-wasm.ts';
+import { nodeJavaWasm } from '../../worker/java/wasm-files.node.ts';
+import { createLab } from '../../worker/lab.ts';
 import type { Trajectory } from '../../worker/contracts/trajectory.ts';
 import { BENCH_BUG, BENCH_PRESET, recordBenchCassette } from './engine-overhead.ts';
 import { useModelEndpoint } from '../../test/e2e/helpers.ts';
@@ -73,8 +73,9 @@ export async function benchEngineOverheadInBrowser(log: (line: string) => void =
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   try {
-    await initJavaForNode();
-    const { cassette, trajectory: recorded } = await recordBenchCassette(new Engine(createNodePlatform({ root: home })), runner);
+    const lab = createLab(createNodePlatform({ root: home }), { javaWasm: nodeJavaWasm });
+    await lab.loadJava();
+    const { cassette, trajectory: recorded } = await recordBenchCassette(lab.engine, runner);
     log(`recorded ${cassette.calls.length} calls in Node; the recorded run ended ${recorded.outcome?.status}`);
     const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
     await page.goto(app.url);

@@ -19,22 +19,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toPublicBug } from '../../worker/contracts/bug.ts';
 import { runAgent, type RunAgentOptions } from '../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../worker/agent/presets/index.ts';
+import { resolveStrategy } from '../../worker/strategies/presets/index.ts';
 import { recordCassette } from '../../worker/agent/record-cassette.ts';
 import { createOpenAiProvider } from '../../worker/llm/openai-provider.ts';
-import { Engine } from '../../worker/engine.ts';
+import type { Engine } from '../../worker/bugs/engine.ts';
 import { MemoryRecordStore } from '../../worker/platform/memory-records.ts';
-import { storeRecorder } from '../../worker/agent/persistence.ts';
+import { storeRecorder } from '../../worker/records/persistence.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
 import { RunnerClient, runnerValidator } from '../../worker/runner-client/client.ts';
 import { toolkit } from '../../worker/tools/registry.ts';
-import { initJavaForNode } from '../../worker/java/node-wasm.ts';
-import { buildBugContext } from '../../worker/agent/bug-context.ts';
-import { buildMessages, type PromptMemory } from '../../worker/agent/prompt.ts';
-import { parseByFormat } from '../../worker/agent/middleware/parse.ts';
-import { rectifyCommand } from '../../worker/agent/middleware/rectify.ts';
+import { nodeJavaWasm } from '../../worker/java/wasm-files.node.ts';
+import { createLab } from '../../worker/lab.ts';
+import { buildBugContext } from '../../worker/strategies/bug-context.ts';
+import { buildMessages, type PromptMemory } from '../../worker/strategies/prompt.ts';
+import { parseByFormat } from '../../worker/strategies/middleware/parse.ts';
+import { rectifyCommand } from '../../worker/strategies/middleware/rectify.ts';
 import { trimObservation } from '../../worker/agent/observation.ts';
-import { renderTemplate } from '../../worker/agent/templates.ts';
+import { renderTemplate } from '../../worker/strategies/templates.ts';
 
 /** a path in this checkout, whatever the working directory */
 const fromRepo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -258,8 +259,9 @@ const runnerProc = await startChild([fromRepo('runner/src/main.ts'), '--port', S
 const runner = { url: `http://127.0.0.1:${runnerPort}`, token };
 const children: ChildProcess[] = [runnerProc.child];
 try {
-  await initJavaForNode();
-  const engine = new Engine(createNodePlatform({ root: home }));
+  const lab = createLab(createNodePlatform({ root: home }), { javaWasm: nodeJavaWasm });
+  await lab.loadJava();
+  const { engine } = lab;
   const fresh = benchRunOptions(engine, runner);
   const { cassette, trajectory: recorded } = await recordBenchCassette(engine, runner);
   log(`recorded ${cassette.calls.length} calls; the recorded run ended ${recorded.outcome?.status}`);
@@ -270,7 +272,7 @@ try {
   // Each round replays with the engine, then with the floor loop.
   /** a fresh cassette server per replay (a cassette is served once, in order) */
   const withServer = async <T>(replay: (baseURL: string) => Promise<T>): Promise<T> => {
-    const server = await startChild([fromRepo('worker/llm/cassette-server.ts'), '--cassette', cassetteFile, '--port', String(await freePort())], /cassette server: (\S+)/);
+    const server = await startChild([fromRepo('worker/llm/cassette-server.node.ts'), '--cassette', cassetteFile, '--port', String(await freePort())], /cassette server: (\S+)/);
     try {
       return await replay(server.match[1]!);
     } finally {

@@ -23,11 +23,11 @@ import { startAppServer } from '../../scripts/serve-app.ts';
 import { parseExperimentSpec, type CellRecord, type ExperimentRecord } from '../../worker/contracts/experiment.ts';
 import type { BugCategory } from '../../worker/contracts/bug.ts';
 import type { Trajectory } from '../../worker/contracts/trajectory.ts';
-import { reportViewOf } from '../../worker/api/experiments.ts';
+import { reportViewOf } from '../../worker/experiments/experiments-api.ts';
 import { reportAnalyses } from '../../worker/experiments/analyses.ts';
 import { loadJavaSyntax } from '../../worker/experiments/metrics/index.ts';
 import { buildReport } from '../../worker/experiments/report.ts';
-import { nodeJavaWasm } from '../../worker/java/node-wasm.ts';
+import { nodeJavaWasm } from '../../worker/java/wasm-files.node.ts';
 import { GROUND_TRUTH, scriptedRun, SCRIPTS, SRC, SRC_TEXT } from '../../test/unit/experiments/metrics/runs.ts';
 
 export interface ResultsRenderBench {

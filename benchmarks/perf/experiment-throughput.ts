@@ -19,11 +19,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRunner, type RunningRunner } from '../../runner/src/index.ts';
-import { Engine } from '../../worker/engine.ts';
-import { Experiments } from '../../worker/experiments/scheduler.ts';
-import { initJavaForNode } from '../../worker/java/node-wasm.ts';
+import { createLab, type Lab } from '../../worker/lab.ts';
+import { nodeJavaWasm } from '../../worker/java/wasm-files.node.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { RunManager } from '../../worker/run-manager.ts';
 
 export const BUNDLED_BUGS = ['textkit-1', 'textkit-2', 'textkit-3', 'textkit-4', 'numkit-1', 'numkit-2', 'numkit-3', 'numkit-4', 'csvkit-1', 'csvkit-2', 'csvkit-3', 'csvkit-4', 'collectkit-1', 'collectkit-2', 'collectkit-3', 'collectkit-4'];
 
@@ -141,8 +139,8 @@ async function closeServer(server: Server): Promise<void> {
   await new Promise((resolve) => server.close(resolve));
 }
 
-async function runOnce(engine: Engine, bugs: string[], samples: number, baseURL: string, runners: MeteredRunner[], log: (line: string) => void): Promise<ThroughputRun> {
-  const experiments = new Experiments({ runs: new RunManager(engine, initJavaForNode), records: engine.platform.records, listBugs: () => engine.listBugs() });
+async function runOnce(lab: Lab, bugs: string[], samples: number, baseURL: string, runners: MeteredRunner[], log: (line: string) => void): Promise<ThroughputRun> {
+  const { experiments } = lab;
   const record = await experiments.create({
     schemaVersion: 1,
     name: `throughput-${runners.length}`,
@@ -177,7 +175,8 @@ export async function benchExperimentThroughput(opts: { bugs: number; samples: n
   const log = opts.log ?? (() => undefined);
   const bugs = BUNDLED_BUGS.slice(0, opts.bugs);
   const home = await mkdtemp(join(tmpdir(), 'repairlab-throughput-'));
-  const engine = new Engine(createNodePlatform({ root: home }));
+  const lab = createLab(createNodePlatform({ root: home }), { javaWasm: nodeJavaWasm });
+  const { engine } = lab;
   const fixes = new Map<string, string>();
   for (const id of bugs) fixes.set(id, (await engine.catalog.bug(id)).groundTruth.patch ?? '');
   const model = await instantModel(fixes);
@@ -201,11 +200,11 @@ export async function benchExperimentThroughput(opts: { bugs: number; samples: n
   try {
     // warm-up, not measured: imports the bundled repositories into the store and builds the runner's harness cache
     log('warm-up (repositories, harness)');
-    await withRunners(1, (r) => runOnce(engine, bugs, 1, model.baseURL, r, () => undefined));
+    await withRunners(1, (r) => runOnce(lab, bugs, 1, model.baseURL, r, () => undefined));
     log('one runner');
-    const one = await withRunners(1, (r) => runOnce(engine, bugs, opts.samples, model.baseURL, r, log));
+    const one = await withRunners(1, (r) => runOnce(lab, bugs, opts.samples, model.baseURL, r, log));
     log('two runners');
-    const two = await withRunners(2, (r) => runOnce(engine, bugs, opts.samples, model.baseURL, r, log));
+    const two = await withRunners(2, (r) => runOnce(lab, bugs, opts.samples, model.baseURL, r, log));
     return { bugs, samples: opts.samples, one, two, throughput_ratio: two.cells_per_minute / one.cells_per_minute };
   } finally {
     await model.close();

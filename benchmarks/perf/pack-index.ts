@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { RepoStore } from '../../worker/repo/store.ts';
+import { RepoStore } from '../../worker/repo/repo-store.ts';
 
 export interface PackIndexBenchResult {
   bundle: string;

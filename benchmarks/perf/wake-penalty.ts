@@ -5,7 +5,7 @@
 // kind, the time of a run right after a 3 ms sleep and of the run right after that, medians side by side.
 //
 //   node --import tsx benchmarks/perf/wake-penalty.ts
-import { parseBashBlock } from '../../worker/agent/middleware/parse.ts';
+import { parseBashBlock } from '../../worker/strategies/middleware/parse.ts';
 import { canonicalJson } from '../../worker/llm/prompt-hash.ts';
 import { trimObservation } from '../../worker/agent/observation.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareBlame, gitBlame } from '../../test/integration/history/parity.ts';
 import { blame } from '../../worker/history/blame.ts';
-import { openOnDiskRepo } from '../../worker/history/commands.ts';
+import { openOnDiskRepo } from '../../worker/cli/on-disk-repo.ts';
 import { git } from '../git.ts';
 
 const { values, positionals } = parseArgs({

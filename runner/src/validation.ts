@@ -10,7 +10,7 @@ import { HttpError } from './errors.ts';
 import { checkLayoutSettings, uploadedJarFiles } from './project-settings.ts';
 import { crossChecked, skipsJudged, toValidationResult, wouldPass, type HarnessAnswer, type SuiteExpectation } from './results.ts';
 import { suiteFilter } from './test-suite.ts';
-import { checkTestEdits } from './test-edits.ts';
+import { checkTestEdits } from './test-edit-check.ts';
 import { checkRepoPath } from './store.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
 

@@ -1,9 +1,9 @@
 // User settings, kept in this browser's localStorage only. Model API keys are stored separately, by endpoint
 // origin (api-keys.ts), and are never put in share links, exports, trajectories or logs; a request is handed only the
 // key of its own endpoint's origin.
-import type { ModelSettings, RunnerSettings } from '../../worker/engine-api.ts';
-import type { PriceTable } from '../../worker/agent/prices.ts';
-import type { RecordingSummary } from '../../worker/agent/trajectory-io.ts';
+import type { ModelSettings, RunnerSettings } from '../../worker/contracts/run-settings.ts';
+import type { PriceTable } from '../../worker/contracts/prices.ts';
+import type { RecordingSummary } from '../../worker/records/trajectory-io.ts';
 import { endpointOrigin } from '../../worker/llm/key-origin.ts';
 import { PROVIDER_PRESETS as SERVICE_PRESETS } from '../../worker/llm/provider-presets.ts';
 import { keyForEndpoint, migrateOldApiKey } from './api-keys.ts';

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { test, expect, type Request } from '@playwright/test';
 import { BugSpec } from '../../worker/contracts/bug.ts';
 import { parseCassette } from '../../worker/contracts/cassette.ts';
-import { startCassetteServer } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { appUrl, openBug, useModelEndpoint } from './helpers.ts';
 
 async function bundledBugs(): Promise<BugSpec[]> {

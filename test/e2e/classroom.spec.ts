@@ -3,7 +3,7 @@
 // layout (keyboard only) shows the diagram beside the turn without sideways scrolling at 800 px.
 import { test, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { openBug } from './helpers.ts';
-import { DEMO_CASSETTES } from '../../worker/agent/demo-cassettes.ts';
+import { DEMO_CASSETTES } from '../../worker/records/demo-cassettes.ts';
 
 const BUG = 'textkit-1';
 const S1 = 'collect information to understand the bug';

@@ -3,7 +3,7 @@
 // teacher's second demo, each student's — replays from the start. The active recording is marked and named for
 // what it is (replies written by hand). Besides textkit-1 (SL), a demo for a bug of each other category replays to plausible.
 import { test, expect, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO_CASSETTES } from '../../worker/agent/demo-cassettes.ts';
+import { DEMO_CASSETTES } from '../../worker/records/demo-cassettes.ts';
 import { startDemoEndpoints, type DemoEndpoints } from '../../scripts/demo-endpoints.ts';
 import { appUrl, e2eRunner, serveRuntimeConfig } from './helpers.ts';
 

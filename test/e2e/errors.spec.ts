@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { test, expect, type Page } from '@playwright/test';
 import { parseCassette } from '../../worker/contracts/cassette.ts';
-import { startCassetteServer, type CassetteServerOptions } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServerOptions } from '../../worker/llm/cassette-server.node.ts';
 import { openBug, useModelEndpoint } from './helpers.ts';
 
 const BUG = 'textkit-1';

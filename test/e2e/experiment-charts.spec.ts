@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import type { ExperimentReport } from '../../worker/engine-api.ts';
+import type { ExperimentReport } from '../../worker/experiments/report.ts';
 import { chartTables, type ChartTable, type ExperimentMetrics } from '../../worker/experiments/analyses.ts';
 import { formatCell, tableCsv } from '../../src/components/experiments-view/results-data.ts';
 import { appUrl, serveRuntimeConfig, e2eRunner, useModelEndpoint } from './helpers.ts';

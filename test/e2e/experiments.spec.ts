@@ -7,8 +7,8 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
-import type { ExperimentReport } from '../../worker/engine-api.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
+import type { ExperimentReport } from '../../worker/experiments/report.ts';
 import { appUrl, serveRuntimeConfig, e2eRunner, useModelEndpoint } from './helpers.ts';
 
 const FIX = (JSON.parse(readFileSync('public/cassettes/textkit-1.oneshot.fix.cassette.json', 'utf8')) as { calls: { response: { content: string } }[] }).calls[0]!.response.content;

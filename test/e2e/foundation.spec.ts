@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { test, expect } from '@playwright/test';
 import { parseCassette } from '../../worker/contracts/cassette.ts';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { openBug, useModelEndpoint } from './helpers.ts';
 
 const BUG = 'textkit-1';

@@ -45,7 +45,7 @@ export async function useModelEndpoint(page: Page, baseURL: string, model: strin
 
 /** A model that answers `replies` in order whatever the prompt (a cassette server in replies mode), as the app's endpoint. */
 export async function useScriptedReplies(page: Page, replies: string[]) {
-  const { startCassetteServer } = await import('../../worker/llm/cassette-server.ts');
+  const { startCassetteServer } = await import('../../worker/llm/cassette-server.node.ts');
   const server = await startCassetteServer({ replies, port: 0, model: 'repairlab-demo-scripted', allowedOrigins: [process.env.E2E_APP_ORIGIN!] });
   await useModelEndpoint(page, server.baseURL, 'repairlab-demo-scripted');
   return server;

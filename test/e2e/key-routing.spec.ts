@@ -9,7 +9,7 @@
 // - the canary is stored once, under A's origin, and the old single-key entry is gone.
 // The page's prompts are soft checks, so on a page that shows none the test still gets to where the key went.
 import { test, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { encodeLink } from '../../worker/share/link-codec.ts';
 import { appUrl, runToOutcome, useModelEndpoint } from './helpers.ts';
 

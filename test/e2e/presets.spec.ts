@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { test, expect, type Page } from '@playwright/test';
 import { parseCassette, type Cassette } from '../../worker/contracts/cassette.ts';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { openBug, useModelEndpoint } from './helpers.ts';
 
 const BUG = 'textkit-1';

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { test, expect } from '@playwright/test';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
-import type { ExperimentReport } from '../../worker/engine-api.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
+import type { ExperimentReport } from '../../worker/experiments/report.ts';
 import { appUrl, e2eRunner } from './helpers.ts';
 
 const FIX = (JSON.parse(readFileSync('public/cassettes/textkit-1.oneshot.fix.cassette.json', 'utf8')) as { calls: { response: { content: string } }[] }).calls[0]!.response.content;

@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'fflate';
 import { test, expect, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import { decodeLink } from '../../worker/share/link-codec.ts';
 import { canonicalJson, sha256Hex } from '../../worker/llm/prompt-hash.ts';
 import { appUrl, useModelEndpoint } from './helpers.ts';

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import { Engine } from '../../worker/engine.ts';
+import { Engine } from '../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { initJavaForNode } from '../../worker/java/node-wasm.ts';
-import { runToolScriptOnBug, type ToolScriptRun } from '../../worker/api/tool-script.ts';
+import { initJavaForNode } from '../../worker/java/wasm-files.node.ts';
+import { runToolScriptOnBug, type ToolScriptRun } from '../../worker/bugs/bug-tool-script.ts';
 import { appUrl } from './helpers.ts';
 
 const runner = () => ({ url: process.env.E2E_RUNNER_URL!, token: process.env.E2E_RUNNER_TOKEN! });

@@ -1,5 +1,5 @@
 // FakeWorkspace: an in-memory Workspace for unit tests (no git store). Same overlay semantics as the
-// real one (worker/repo/workspace.ts): reads go overlay-first, deletions are null entries, the base never changes.
+// real one (worker/repo/git-workspace.ts): reads go overlay-first, deletions are null entries, the base never changes.
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import { WorkspaceError, type Overlay, type TreeFile, type Workspace } from '../../worker/contracts/workspace.ts';

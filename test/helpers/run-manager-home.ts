@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startRunner } from '../../runner/src/index.ts';
-import { Engine } from '../../worker/engine.ts';
-import { initJavaForNode } from '../../worker/java/node-wasm.ts';
+import { Engine } from '../../worker/bugs/engine.ts';
+import { initJavaForNode } from '../../worker/java/wasm-files.node.ts';
 import { createNodePlatform } from '../../worker/platform/node.ts';
-import { RunManager } from '../../worker/run-manager.ts';
-import type { RunnerSettings } from '../../worker/engine-api.ts';
+import { RunManager } from '../../worker/runs/run-manager.ts';
+import type { RunnerSettings } from '../../worker/contracts/run-settings.ts';
 
 export interface RunManagerHome {
   /** the temp home directory (its records/ holds what runs stored) */

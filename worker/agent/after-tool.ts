@@ -9,10 +9,10 @@ import type { Rectification, TrajStep } from '../contracts/trajectory.ts';
 import type { Overlay, Workspace } from '../contracts/workspace.ts';
 import type { End, LoopMemory } from './loop-memory.ts';
 import { trimObservation } from './observation.ts';
-import { argsText } from './prompt.ts';
+import { argsText } from '../strategies/prompt.ts';
 import { fileDiff } from './step-diff.ts';
-import { renderTemplate } from './templates.ts';
-import { errorSignature, summarizeValidation } from './validation-summary.ts';
+import { renderTemplate } from '../strategies/templates.ts';
+import { errorSignature, summarizeValidation } from '../tools/validation-summary.ts';
 
 export interface ToolRun {
   name: string;

@@ -2,7 +2,7 @@
 import type { StrategySpec } from '../contracts/strategy.ts';
 import type { Overlay } from '../contracts/workspace.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
-import type { PromptMemory } from './prompt.ts';
+import type { PromptMemory } from '../strategies/prompt.ts';
 
 /** Why the loop ended (the outcome's status and reason are made from it). */
 export type End = { kind: 'finished' | 'budget' | 'stuck' | 'error' | 'user-stop'; reason: string };

@@ -1,36 +1,35 @@
 // The agent loop: one small cycle for every strategy. Build the prompt → ask the model → parse →
 // rectify → gate by state → run the tool → transition → record. The StrategySpec carries every
 // difference between agents; budgets, stop rules and pause/stop are checked between steps.
-// Beside it, one concern each: loop-memory.ts (what a saved run continues from), run-recorder.ts (the record, written
-// behind the model call), run-budgets.ts (spending, budgets, the wall-time abort), engine-time.ts (a step's engine
-// time), model-call.ts, tool-call.ts (and redaction), after-tool.ts (validations, transitions, stop rules, feedback),
-// runner-wait.ts (runner outages), startup-commands.ts, final-recheck.ts (the outcome).
+// Every end is thrown — RunEnded with the End, RunSetAside when the runner is gone — and caught once (run-ends.ts).
+// Beside it, one concern each: step-scope.ts (a step's timing, runner waits and record), command-from-reply.ts (the
+// middleware: parse, rectify, state gate, repeats), loop-memory.ts (what a saved run continues from), run-recorder.ts
+// (the record, written behind the model call), run-budgets.ts (spending, budgets, the wall-time abort), engine-time.ts
+// (a step's engine time), model-call.ts, tool-call.ts (and redaction), after-tool.ts (validations, transitions, stop
+// rules, feedback), runner-wait.ts (runner outages), startup-commands.ts, final-recheck.ts (the outcome).
 import type { LlmProvider } from '../contracts/llm.ts';
 import type { PublicBug } from '../contracts/bug.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import type { ToolContext, Validator } from '../contracts/tools.ts';
 import type { StrategySpec } from '../contracts/strategy.ts';
 import type { Outcome, Trajectory, TrajStep } from '../contracts/trajectory.ts';
-import type { AnyTool } from './agent-tool.ts';
-import { buildBugContext } from './bug-context.ts';
-import { buildMessages, type PromptVars } from './prompt.ts';
-import { renderTemplate } from './templates.ts';
-import { parseByFormat } from './middleware/parse.ts';
-import { rectifyCommand } from './middleware/rectify.ts';
-import { canonicalJson, PromptHasher } from '../llm/prompt-hash.ts';
-import { DEFAULT_PRICES, runCosts, type PriceTable } from './prices.ts';
+import type { AnyTool } from '../tools/agent-tool.ts';
+import { buildBugContext } from '../strategies/bug-context.ts';
+import { buildMessages, type PromptVars } from '../strategies/prompt.ts';
+import { DEFAULT_PRICES, runCosts, type PriceTable } from '../contracts/prices.ts';
 import { RunControl } from './run-control.ts';
 import type { RunnerWaitPolicy } from './runner-outage.ts';
 import { startMemory, type End } from './loop-memory.ts';
 import { newRunId, RunRecorder, startTrajectory } from './run-recorder.ts';
-import { abortedEnd, budgetExceeded, runAbort, RunSpending, unknownPriceEnd } from './run-budgets.ts';
-import { EngineTime } from './engine-time.ts';
-import { abandonedStep, RunnerWait } from './runner-wait.ts';
+import { runAbort, RunSpending } from './run-budgets.ts';
+import { RunnerWait } from './runner-wait.ts';
 import { runStartup } from './startup-commands.ts';
-import { callModel, modelFailure } from './model-call.ts';
-import { callTool, secretRedactor } from './tool-call.ts';
+import { secretRedactor } from './tool-call.ts';
 import { afterTool } from './after-tool.ts';
 import { finalOutcome } from './final-recheck.ts';
+import { RunSteps } from './step-scope.ts';
+import { commandFromReply } from './command-from-reply.ts';
+import { endOf, RunEnded, RunSetAside, throwIfLimitReached, throwIfStepEnded } from './run-ends.ts';
 
 export { newRunId, REPAIRLAB_VERSION } from './run-recorder.ts';
 
@@ -91,8 +90,6 @@ export interface RunAgentOptions {
   secrets?: readonly string[];
 }
 
-const nowIso = () => new Date().toISOString();
-
 /** The strategy's test-edit policy on every validation of the run that does not name its own (the final re-check does). */
 function withTestEdits(validator: Validator, testEdits: StrategySpec['testEdits'] | undefined): Validator {
   if (!testEdits) return validator;
@@ -125,8 +122,6 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const resume = opts.resumeFrom;
   const runId = resume?.runId ?? opts.runId ?? newRunId();
   const emit = (e: AgentEvent) => opts.onEvent?.(e);
-  // hashes only what a prompt adds to the previous one (full history grows by two messages a cycle); see hashOrDigest
-  const hasher = new PromptHasher();
 
   const traj = startTrajectory(opts, runId, defs.map((d) => d.name), prices);
   const memory = startMemory(spec, resume);
@@ -148,196 +143,51 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const auxiliaryLlm = spent.meterAuxiliary(opts.auxiliaryLlm, redact.text);
   for (const s of traj.steps) spent.countStep(s);
   for (const o of traj.runnerOutages ?? []) if (o.abandonedStep) spent.countAbandoned(o.abandonedStep);
-  const pushStep = (s: TrajStep) => {
-    traj.steps.push(s);
-    spent.countStep(s);
-  };
-  const engineTime = new EngineTime();
+  const steps = new RunSteps({ traj, memory, workspace: ws, recorder, runnerWait, guard, spent, costOf, redact, emit, signal: abort.signal, budgets: spec.budgets, stoppedByUser });
 
   const toolSettings = { ...spec.toolSettings };
   const toolContext = (): ToolContext => ({ workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal, testEdits: spec.testEdits });
-  // a run saved after it decided to end (a crash during the final re-check) is only finished when continued
-  let end: End | undefined = memory.ended;
 
-  // not on resume, unless a runner outage kept the startup commands from finishing
-  if (!resume || memory.startupPending) {
-    const lost = await runStartup({ spec, tools, workspace: ws, toolContext, guard, redactResult: redact.result, traj, memory, recorder, runnerWait, signal: abort.signal });
-    if (lost) return runnerWait.setAside(lost);
-  }
-  runnerWait.phase = 'step';
-
-  const firstNewStep = traj.steps.length;
-  engineTime.start();
-  while (!end) {
-    end = budgetExceeded(spec.budgets, spent, { steps: traj.steps.length, wallMs: wallMs(), validations: memory.validations });
-    if (end) break;
-    if (abort.signal.aborted) {
-      end = abortedEnd(spec.budgets, stoppedByUser());
-      break;
+  // every end of the loop is thrown (run-ends.ts) and caught here, once
+  let end: End;
+  try {
+    // not on resume, unless a runner outage kept the startup commands from finishing
+    if (!resume || memory.startupPending) {
+      const lost = await runStartup({ spec, tools, workspace: ws, toolContext, guard, redactResult: redact.result, traj, memory, recorder, runnerWait, signal: abort.signal });
+      if (lost) throw new RunSetAside(lost);
     }
-    let idleSince: number | undefined;
-    const gate = await control.gate(async () => {
-      await recorder.persist('paused');
-      emit({ type: 'paused', runId, nextIndex: traj.steps.length });
-      idleSince = performance.now();
-    });
-    // waiting for resume/step is not engine time
-    if (idleSince !== undefined) engineTime.exclude(performance.now() - idleSince);
-    if (gate === 'stop') {
-      end = { kind: 'user-stop', reason: 'stopped by the user' };
-      break;
+    steps.begin();
+    // a run saved after it decided to end (a crash during the final re-check) is only finished when continued
+    if (memory.ended) throw new RunEnded(memory.ended);
+    for (;;) {
+      // ---- between steps: budgets, the stop signal, pause / stop ----
+      throwIfLimitReached(spec.budgets, spent, { steps: traj.steps.length, wallMs: wallMs(), validations: memory.validations }, abort.signal, stoppedByUser());
+      await steps.gate(control);
+      // ---- prompt: the state machine's state and its tools; full history or the dynamic prompt ----
+      const index = traj.steps.length;
+      const state = memory.state;
+      const stateSpec = spec.states.find((s) => s.name === state)!;
+      const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
+      const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
+      const step = steps.open(index, state, buildMessages(vars, memory));
+      // ---- model (the prompt's hash and the previous step's record go behind it) ----
+      const reply = await step.askModel(opts.llm, spec);
+      // ---- middleware: parse → rectify → gate by state, refuse repeats ----
+      const read = await commandFromReply(reply, { spec, stateSpec, allowed, tools, workspace: ws, memory, step: step.record });
+      // ---- tool → validations, transitions, stop rules (a reply without a runnable command gets its feedback instead) ----
+      const { feedback, end: stepEnd } = 'tool' in read ? await afterTool(spec, ws, opts.bug, memory, step.record, await step.runTool(read.tool, read.command, toolContext)) : read;
+      // ---- record ----
+      if (spec.memory.kind === 'full-history') memory.history.push({ role: 'assistant', content: reply }, { role: 'user', content: feedback });
+      await step.finish(feedback);
+      throwIfStepEnded(stepEnd, spec.budgets, step.record, control);
     }
-
-    // ---- prompt ----
-    const index = traj.steps.length;
-    const state = memory.state;
-    const seenAtStart = memory.seenCommands.length;
-    const formatErrorsAtStart = memory.formatErrors;
-    const stateSpec = spec.states.find((s) => s.name === state)!;
-    const allowed = stateSpec.tools.includes('*') ? defs : defs.filter((d) => stateSpec.tools.includes(d.name));
-    const vars: PromptVars = { bug: bugContext, spec, state, stateTools: allowed, allTools: defs, stepIndex: index, extra: extraContext };
-    const messages = buildMessages(vars, memory);
-    emit({ type: 'step-started', runId, index, state });
-
-    const step: TrajStep = {
-      index,
-      state,
-      stateAfter: state,
-      startedAt: nowIso(),
-      status: 'ok',
-      prompt: { messages, promptHash: '' },
-      rectifications: [],
-      tokens: { input: 0, output: 0, estimated: false },
-      costUsd: 0,
-      latencyMs: { model: 0, tool: 0, engine: 0 },
-    };
-
-    // ---- model, with the prompt's hash and the previous step's record behind it ----
-    let reply = '';
-    const answering = callModel(opts.llm, spec, messages, abort.signal, (text) => emit({ type: 'model-delta', runId, index, text }), (res) => {
-      reply = redact.text(res.content);
-      step.response = { content: reply, model: res.model, ...(res.meta ? { meta: res.meta } : {}) };
-      step.tokens = { input: res.usage.inputTokens, output: res.usage.outputTokens, estimated: Boolean(res.meta?.usageEstimated) };
-      step.costUsd = costOf(res.model, res.usage);
-    });
-    const background = recorder.behindModelCall(hasher, messages, step);
-    const answer = await answering;
-    step.latencyMs.model = answer.ms;
-    engineTime.exclude(answer.ms);
-    if (!answer.ok) {
-      step.latencyMs.background = await background.done;
-      end = modelFailure(answer.error, step, spec.budgets, stoppedByUser(), redact.text);
-      // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
-      step.latencyMs.engine = engineTime.close();
-      pushStep(step);
-      emit({ type: 'step', runId, step });
-      memory.ended = end;
-      await recorder.persist('running');
-      break;
-    }
-
-    // the memory and overlay the previous step's record keeps are taken (normally long before the reply is in)
-    await background.started;
-    // ---- parse + rectify ----
-    const parsed = parseByFormat(spec.output.format, reply, { tools: defs });
-    step.rectifications.push(...parsed.rectifications);
-    step.parsed = { ...(parsed.thought ? { thought: parsed.thought } : {}), ...(parsed.command ? { command: parsed.command } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
-    let feedback: string;
-    let problem = parsed.error;
-    let command = parsed.command;
-    if (command && !problem) {
-      const r = await rectifyCommand(command, defs, ws, {
-        mode: spec.middleware.rectifyNames,
-        threshold: spec.middleware.levenshteinThreshold,
-        repairPaths: spec.middleware.repairPaths,
-      });
-      step.rectifications.push(...r.rectifications);
-      if (r.error && !r.tool && !memory.bannedCommands.includes(command.name)) memory.bannedCommands.push(command.name);
-      if (r.error) problem = r.error;
-      else command = r.command!;
-      step.parsed.command = command;
-    }
-    if (problem) {
-      memory.formatErrors++;
-      step.status = 'format-error';
-      step.rectifications.push({ kind: 'format-error', message: problem });
-      feedback = renderTemplate(spec.prompt.formatError, { error: problem, step: { index: index + 1 } }, `${spec.id}.formatError`);
-      if (memory.formatErrors >= spec.middleware.maxConsecutiveFormatErrors) {
-        end = { kind: 'error', reason: `${memory.formatErrors} consecutive replies could not be used (last: ${problem})` };
-      }
-    } else {
-      memory.formatErrors = 0;
-      const cmd = command!;
-      // ---- gate by state, refuse repeats ----
-      // the commands run so far, kept only where repeats are refused
-      const key = spec.middleware.refuseRepeats ? canonicalJson(cmd) : undefined;
-      const notAllowed = spec.stateEnforcement === 'enforced' && !stateSpec.tools.includes('*') && !stateSpec.tools.includes(cmd.name);
-      if (notAllowed) {
-        step.status = 'refused';
-        const msg = `The command ${cmd.name} is not available in state "${state}". Available now: ${allowed.map((d) => d.name).join(', ')}.`;
-        step.rectifications.push({ kind: 'state-refused', from: cmd.name, message: msg });
-        feedback = msg;
-      } else if (key !== undefined && memory.seenCommands.includes(key)) {
-        step.status = 'refused';
-        const msg = `You already ran exactly this command (${cmd.name} with the same arguments); its result is above. Try something different.`;
-        step.rectifications.push({ kind: 'repeat-refused', from: cmd.name, message: msg });
-        feedback = msg;
-      } else {
-        // ---- tool ----
-        if (key !== undefined) memory.seenCommands.push(key);
-        const tool = tools.find((t) => t.definition.name === cmd.name)!;
-        const overlayBefore = ws.overlay();
-        const toolStart = performance.now();
-        runnerWait.stepInFlight = index;
-        recorder.stepBase = { overlay: overlayBefore, seenCommands: seenAtStart, formatErrors: formatErrorsAtStart };
-        recorder.pending = background.done;
-        const raw = await callTool(tool, cmd.args, toolContext(), `The command ${cmd.name}`);
-        recorder.stepBase = runnerWait.stepInFlight = undefined;
-        const result = redact.result(raw);
-        step.latencyMs.tool = performance.now() - toolStart;
-        engineTime.exclude(step.latencyMs.tool);
-        const { waitedMs, lost } = runnerWait.collect(guard);
-        if (waitedMs !== undefined) step.latencyMs.runnerWait = waitedMs;
-        if (lost) {
-          // the tool's result is the runner's trouble, not an answer: not shown to the model, the step not taken
-          const aux = spent.takeAuxiliaryUse();
-          ws.setOverlay(overlayBefore);
-          memory.seenCommands = memory.seenCommands.slice(0, seenAtStart);
-          memory.formatErrors = formatErrorsAtStart;
-          lost.abandonedStep = abandonedStep(step, reply, aux);
-          spent.countAbandoned(lost.abandonedStep);
-          await background.done;
-          if (!abort.signal.aborted) return runnerWait.setAside(lost);
-          end = abortedEnd(spec.budgets, stoppedByUser(), true);
-          break;
-        }
-        const auxiliary = spent.takeAuxiliaryUse();
-        if (auxiliary) step.auxiliary = auxiliary;
-        ({ feedback, end } = await afterTool(spec, ws, opts.bug, memory, step, { name: cmd.name, args: cmd.args, result, overlayBefore }));
-      }
-    }
-    // ---- record ----
-    if (spec.memory.kind === 'full-history') {
-      memory.history.push({ role: 'assistant', content: reply }, { role: 'user', content: feedback });
-    }
-    step.feedback = feedback;
-    step.stateAfter = memory.state;
-    // the prompt hash and the previous step's record (an error there ends the run here)
-    step.latencyMs.background = await background.done;
-    // final before the step is pushed: a pushed step is never changed in place (persistence writes each step once)
-    step.latencyMs.engine = engineTime.close();
-    pushStep(step);
-    end ??= unknownPriceEnd(spec.budgets, step);
-    emit({ type: 'step', runId, step });
-    recorder.unsaved = true;
-    if (control.stopRequested && !end) end = { kind: 'user-stop', reason: 'stopped by the user' };
+  } catch (err) {
+    if (err instanceof RunSetAside) return runnerWait.setAside(err.outage);
+    end = endOf(err);
   }
 
   // ---- wrap-up: the last step's record overlaps the final re-check ----
-  memory.ended = end;
-  const lastRecord = recorder.startLastRecord();
-  // the time since the last step was pushed (emitting it, starting its record, the last checks) belongs to it
-  recorder.addToLastStep(engineTime.close(), firstNewStep);
+  const lastRecord = steps.closeLast(end);
   abort.stop();
   const outcome = await finalOutcome({
     end,

@@ -3,7 +3,7 @@
 import type { PublicBug } from '../contracts/bug.ts';
 import { isTestFile } from '../contracts/test-edits.ts';
 import type { Overlay, Workspace } from '../contracts/workspace.ts';
-import { applyUnifiedDiff } from './apply-diff.ts';
+import { applyUnifiedDiff } from '../diff/apply-diff.ts';
 
 /** Split a multi-file unified diff into per-file sections keyed by path. */
 export function splitDiffByFile(diff: string): { path: string; text: string }[] {

@@ -1,10 +1,10 @@
 // A run's spending (tokens, cost) and the budget checks made between steps. The StrategySpec's `budgets` are the
-// limits; the reasons written here are the ones worker/experiments/classify.ts recognises as budget ends.
+// limits; the reasons written here are the ones worker/experiments/cell-verdict.ts recognises as budget ends.
 import type { LlmProvider } from '../contracts/llm.ts';
 import type { BudgetSpec } from '../contracts/strategy.ts';
 import type { RunnerOutage, TrajStep } from '../contracts/trajectory.ts';
 import type { End } from './loop-memory.ts';
-import type { runCosts } from './prices.ts';
+import type { runCosts } from '../contracts/prices.ts';
 
 type AuxiliaryUse = NonNullable<TrajStep['auxiliary']>;
 type AbandonedStep = NonNullable<RunnerOutage['abandonedStep']>;

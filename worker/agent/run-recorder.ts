@@ -2,15 +2,15 @@
 // store: IndexedDB) is off the path from one tool call to the next — while waiting for the runner, and at the end.
 import type { ChatMessage } from '../contracts/llm.ts';
 import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';
-import { TRAJECTORY_SCHEMA_VERSION, type Outcome, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
+import { REPAIRLAB_VERSION, TRAJECTORY_SCHEMA_VERSION, type Outcome, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
 import type { Overlay, Workspace } from '../contracts/workspace.ts';
 import type { PromptHasher } from '../llm/prompt-hash.ts';
 import type { RunAgentOptions } from './loop.ts';
 import { memorySnapshot, type LoopMemory } from './loop-memory.ts';
-import type { PriceTable } from './prices.ts';
+import type { PriceTable } from '../contracts/prices.ts';
 import { publicModelConfig } from './run-config.ts';
 
-export const REPAIRLAB_VERSION = '0.1.0';
+export { REPAIRLAB_VERSION };
 
 const nowIso = () => new Date().toISOString();
 

@@ -4,7 +4,7 @@
 // answers once the runner is back; when the retries run out the run is set aside, resumable, with the outage on record.
 import type { Validator } from '../contracts/tools.ts';
 import type { RunnerOutage } from '../contracts/trajectory.ts';
-import { RunnerError } from '../runner-client/errors.ts';
+import { RunnerError } from '../runner-client/runner-errors.ts';
 
 export interface RunnerWaitPolicy {
   /** retries after the first failed attempt before the run is set aside (the runner client's own quick retries come first) */

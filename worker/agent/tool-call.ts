@@ -2,7 +2,7 @@
 // what a tool returns is redacted before the run records it or shows it to the model.
 import type { ToolContext, ToolResult } from '../contracts/tools.ts';
 import { redactKnownSecrets } from '../llm/redact.ts';
-import type { AnyTool } from './agent-tool.ts';
+import type { AnyTool } from '../tools/agent-tool.ts';
 
 /** `what` names the call in the error text, e.g. "The command edit" or "The startup command run_tests". */
 export async function callTool(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext, what: string): Promise<ToolResult> {

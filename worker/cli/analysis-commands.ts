@@ -2,7 +2,7 @@
 // Each is a thin shell over the engine modules the browser worker uses too.
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { createNodeEngine, repairlabHome } from './node-engine.ts';
+import { openNodeLab, repairlabHome } from './node-lab.ts';
 import { oneOf, parseJsonFlag, print, wholeNumber } from './flags.ts';
 
 async function readStdin(): Promise<string> {
@@ -18,7 +18,7 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--rev <rev>', 'revision to blame (commit id, branch or tag)', 'HEAD')
     .option('--json', 'one JSON object per line of the file: {line, commit, path, origLine}')
     .action(async (repoDir: string, file: string, opts: { rev: string; json?: boolean }) => {
-      const { blameCommand, openOnDiskRepo } = await import('../history/commands.ts');
+      const { blameCommand, openOnDiskRepo } = await import('./on-disk-repo.ts');
       if (opts.json) {
         // JSON Lines, so that `| head` or `| jq -c` work on large files
         for await (const line of blameCommand(repoDir, file, opts.rev)) console.log(line);
@@ -65,12 +65,11 @@ export function registerAnalysisCommands(program: Command): void {
           ...(opts.maxNames !== undefined ? { maxNames: wholeNumber('--max-names', opts.maxNames) } : {}),
           ...(opts.maxFiles !== undefined ? { maxFiles: wholeNumber('--max-files', opts.maxFiles) } : {}),
         };
-        const engine = await createNodeEngine();
+        const { engine, loadJava } = await openNodeLab();
         const bug = await engine.catalog.bug(bugId);
-        const { initJavaForNode } = await import('../java/node-wasm.ts');
-        await initJavaForNode();
+        await loadJava();
         const session = await engine.ensureRepository(bug);
-        // worker/history/commands.ts historyCommand is this call without the caps; the caps are heuristic settings
+        // worker/cli/on-disk-repo.ts historyCommand is this call without the caps; the caps are heuristic settings
         const context = await historyContext(session, bug, heuristic, { mode, selector, seed, settings });
         print(!!opts.json, { bug: bugId, ...context }, () => context.text || `${bugId}: no ${heuristic} history context: ${context.emptyReason ?? 'nothing to blame'}.`);
       },
@@ -84,8 +83,8 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"middleware":{"levenshteinThreshold":0.3}}\'')
     .option('--json', 'print {preset, format, thought?, command?, rectifications, error?}')
     .action(async (opts: { preset: string; variant?: string[]; overrides?: string; json?: boolean }) => {
-      const { parseReply } = await import('../agent/parse-reply.ts');
-      const { resolveStrategy } = await import('../agent/presets/index.ts');
+      const { parseReply } = await import('../strategies/parse-reply.ts');
+      const { resolveStrategy } = await import('../strategies/presets/index.ts');
       const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides, '{"middleware":{"levenshteinThreshold":0.3}}') : undefined;
       const resolveOpts = { ...(opts.variant ? { variants: opts.variant } : {}), ...(overrides ? { overrides } : {}) };
       resolveStrategy(opts.preset, resolveOpts); // refuse an unknown preset or variant before waiting on stdin
@@ -120,8 +119,8 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--register', "also add the imported bugs to this CLI's catalogue (REPAIRLAB_HOME), so `repairlab validate|run|history <id>` use them")
     .option('--json', 'print the import result as JSON')
     .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; descriptions?: string; register?: boolean; json?: boolean }) => {
-      const { importDefects4j } = await import('../benchmarks/defects4j-import.ts');
-      const { registerImported } = await import('../benchmarks/defects4j/register.ts');
+      const { importDefects4j } = await import('../node/defects4j/defects4j-import.ts');
+      const { registerImported } = await import('../node/defects4j/register.ts');
       const release = Number(opts.release);
       if (!Number.isInteger(release) || release < 8) throw new Error(`--release ${opts.release}: give a whole number ≥ 8 (JDK 17's javac accepts no lower).`);
       const result = importDefects4j({
@@ -136,7 +135,7 @@ export function registerAnalysisCommands(program: Command): void {
         log: opts.json ? undefined : (m) => (m.endsWith(' — skipped') ? undefined : console.error(m)),
       });
       // what did import is always written and registered, whatever failed
-      const registrationFailures = opts.register ? await registerImported(await createNodeEngine(), result.bugs, opts.out) : [];
+      const registrationFailures = opts.register ? await registerImported((await openNodeLab()).engine, result.bugs, opts.out) : [];
       const failures = [...result.failures, ...registrationFailures];
       if (failures.length) process.exitCode = 1;
       const summary = result.bugs.map((b) => ({

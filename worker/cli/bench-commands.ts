@@ -3,11 +3,11 @@
 import type { Command } from 'commander';
 import type { BenchSubject } from '../../runner/bench/validation.ts';
 import { print, wholeNumber as positiveInt } from './flags.ts';
-import { createNodeEngine } from './node-engine.ts';
+import { openNodeLab } from './node-lab.ts';
 
 /** The benchmark subject of a catalogue bug (bundled or registered): its buggy and fixed workspaces from the engine's store. */
 async function registeredSubject(bugId: string): Promise<BenchSubject> {
-  const engine = await createNodeEngine();
+  const { engine } = await openNodeLab();
   const known = await engine.catalog.bugs();
   const bug = known.find((b) => b.id === bugId);
   const usable = known.filter((b) => b.groundTruth.fixedCommit).map((b) => b.id);
@@ -17,7 +17,7 @@ async function registeredSubject(bugId: string): Promise<BenchSubject> {
         "(import more with `repairlab import-defects4j --register`), or 'generated' (a generated project).",
     );
   }
-  const { openWorkspace } = await import('../repo/workspace.ts');
+  const { openWorkspace } = await import('../repo/git-workspace.ts');
   const { bugSubject } = await import('../../runner/bench/validation.ts');
   const session = await engine.ensureRepository(bug);
   const [buggyFiles, fixedFiles] = await Promise.all([session.listTree(bug.buggyCommit), session.listTree(bug.groundTruth.fixedCommit)]);
@@ -69,7 +69,7 @@ export function registerBenchCommands(program: Command): void {
       const runs = positiveInt('--runs', opts.runs);
       if (repoDir && !file) throw new Error('bench blame: give both <repoDir> and <file>, or neither (generated repository).');
       if (repoDir) {
-        const { openOnDiskRepo } = await import('../history/commands.ts');
+        const { openOnDiskRepo } = await import('./on-disk-repo.ts');
         openOnDiskRepo(repoDir); // throws, naming the directory, when it is not a repository
       }
       const log = opts.json ? () => undefined : console.log;

@@ -2,9 +2,9 @@
 // runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
 import type { Command } from 'commander';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { BugCheck } from '../benchmarks/defects4j/check.ts';
+import type { BugCheck } from '../node/defects4j/defects4j-check.ts';
 import { print, wholeNumber } from './flags.ts';
-import { createNodeEngine, withRunner, type RunnerFlags } from './node-engine.ts';
+import { openNodeLab, withRunner, type RunnerFlags } from './node-lab.ts';
 
 /**
  * The runner `defects4j check` starts when given none. Tiered JIT: whole suites run once each, and C2's code pays
@@ -45,14 +45,13 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--json', 'print {project, bugs, reproduced, failed, unavailable, results}')
     .action(
       async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; heapMb?: string; results?: string; resume?: boolean; json?: boolean }) => {
-        const { checkDefects4j } = await import('../benchmarks/defects4j/check.ts');
+        const { checkDefects4j } = await import('../node/defects4j/defects4j-check.ts');
         const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
         const heapMb = opts.heapMb === undefined ? undefined : wholeNumber('--heap-mb', opts.heapMb);
-        const { initJavaForNode } = await import('../java/node-wasm.ts');
-        await initJavaForNode(); // blame of blameless bugs classifies lines
+        const { engine, loadJava } = await openNodeLab();
+        await loadJava(); // blame of blameless bugs classifies lines
         if (opts.resume && !opts.results) throw new Error('--resume reads the results of an earlier check: give the file with --results FILE.');
         const done = opts.resume ? readCheckResults(opts.results!, opts.project, !!opts.historyOnly) : [];
-        const engine = await createNodeEngine();
         const check = (runner?: Parameters<typeof checkDefects4j>[0]['runner']) =>
           checkDefects4j({
             projectRepo: opts.projectRepo,

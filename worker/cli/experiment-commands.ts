@@ -4,17 +4,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ExperimentSpec } from '../contracts/experiment.ts';
-import type { RunnerSettings } from '../engine-api.ts';
+import type { RunnerSettings } from '../contracts/run-settings.ts';
 import { DEFAULT_KEY_ORIGIN, experimentKeys, type KeyFlags } from './experiment-key.ts';
-import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
+import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { print } from './flags.ts';
-
-async function openExperiments(withJava: boolean) {
-  const engine = await createNodeEngine();
-  const [{ RunManager }, { Experiments }, { initJavaForNode }] = await Promise.all([import('../run-manager.ts'), import('../experiments/scheduler.ts'), import('../java/node-wasm.ts')]);
-  const runs = new RunManager(engine, withJava ? initJavaForNode : async () => undefined);
-  return { engine, runs, experiments: new Experiments({ runs, records: engine.platform.records, listBugs: () => engine.listBugs() }) };
-}
 
 async function readSpecFile(path: string): Promise<unknown> {
   let text: string;
@@ -30,21 +23,16 @@ async function readSpecFile(path: string): Promise<unknown> {
   }
 }
 
-/** The report's metrics and statistics on Node: bug metadata from the engine's repositories, tree-sitter Java for AST match. */
-async function nodeAnalyses(engine: Awaited<ReturnType<typeof createNodeEngine>>) {
-  const [{ reportAnalyses, bugMetaFromWorkspaces }, { loadJavaSyntax }, { nodeJavaWasm }] = await Promise.all([import('../experiments/analyses.ts'), import('../experiments/metrics/index.ts'), import('../java/node-wasm.ts')]);
-  return reportAnalyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await nodeJavaWasm()) });
-}
-
 /** An experiment's record and report, as `report` and `export` read them. */
 async function loadReport(id: string) {
-  const { experiments, engine } = await openExperiments(false);
-  const [{ parseExperimentSpec }, { buildReport }, { loadTrajectory }] = await Promise.all([import('../contracts/experiment.ts'), import('../experiments/report.ts'), import('../agent/persistence.ts')]);
+  const lab = await openNodeLab();
+  const { experiments } = lab;
+  const [{ parseExperimentSpec }, { buildReport }] = await Promise.all([import('../contracts/experiment.ts'), import('../experiments/report.ts')]);
   const record = await experiments.get(id);
   const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
   const cells = [...(await experiments.store.cells(id)).values()];
-  const trajectory = (runId: string) => loadTrajectory(engine.platform.records, runId);
-  return { record, report: await buildReport(record, spec, cells, trajectory, await nodeAnalyses(engine)), trajectory };
+  const trajectory = lab.trajectory;
+  return { record, report: await buildReport(record, spec, cells, trajectory, await lab.reportAnalyses()), trajectory };
 }
 
 async function writeOut(text: string, out: string | undefined): Promise<void> {
@@ -72,7 +60,8 @@ export function registerExperimentCommands(program: Command): void {
       const { modelBaseURL } = await import('../llm/provider-presets.ts');
       // the key goes to the spec's endpoint only if it was given for that origin; checked before anything is recorded
       const keysFor = (s: ExperimentSpec) => experimentKeys(modelBaseURL(s.model), process.env[opts.apiKeyEnv], opts);
-      const { experiments, engine } = await openExperiments(true);
+      const lab = await openNodeLab();
+      const { experiments } = lab;
       let record;
       let apiKeys;
       if (opts.resume) {
@@ -127,9 +116,8 @@ export function registerExperimentCommands(program: Command): void {
       const token = opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
       const final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
       const { buildReport, reportText } = await import('../experiments/report.ts');
-      const { loadTrajectory } = await import('../agent/persistence.ts');
       const cells = [...(await experiments.store.cells(final.id)).values()];
-      const report = await buildReport(final, spec, cells, (runId) => loadTrajectory(engine.platform.records, runId), await nodeAnalyses(engine));
+      const report = await buildReport(final, spec, cells, lab.trajectory, await lab.reportAnalyses());
       print(!!opts.json, report, () => reportText(report));
     });
 
@@ -151,7 +139,7 @@ export function registerExperimentCommands(program: Command): void {
       const { record, report, trajectory } = await loadReport(id);
       const { reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
       let text: string;
-      if (opts.html) text = (await (await import('../api/report-files.ts')).experimentFile({ experiment: record, report, trajectory }, 'html')).text;
+      if (opts.html) text = (await (await import('../experiments/report-files.ts')).experimentFile({ experiment: record, report, trajectory }, 'html')).text;
       else if (opts.csv) text = reportCsv(report, table);
       else if (opts.md) text = reportMarkdown(report);
       else text = opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportText(report)}\n`;
@@ -170,7 +158,7 @@ export function registerExperimentCommands(program: Command): void {
       if (chosen.length !== 1) throw new Error('experiment export: say what to export, one of --preds (SWE-bench-style predictions), --csv cells|bugs, --json.');
       if (opts.csv !== undefined && opts.csv !== 'cells' && opts.csv !== 'bugs') throw new Error(`--csv ${opts.csv}: use --csv cells (one row per cell) or --csv bugs (one row per bug).`);
       const { record, report, trajectory } = await loadReport(id);
-      const { experimentFile } = await import('../api/report-files.ts');
+      const { experimentFile } = await import('../experiments/report-files.ts');
       await writeOut((await experimentFile({ experiment: record, report, trajectory }, chosen[0]!)).text, opts.out);
     });
 
@@ -179,7 +167,7 @@ export function registerExperimentCommands(program: Command): void {
     .description('list the experiments (newest first) with their progress; an unfinished one goes on with `experiment run --resume`')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const { experiments } = await openExperiments(false);
+      const { experiments } = await openNodeLab();
       const list: { id: string; name: string | null; status: string; stopReason: string | null; createdAt: string; cells: number; done: number; notRun: number }[] = [];
       for (const e of await experiments.list()) {
         const cells = [...(await experiments.store.cells(e.id)).values()];

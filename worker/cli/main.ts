@@ -2,19 +2,21 @@
 // text, or one JSON document with --json. Errors go to stderr with a message that says what to do; exit 1.
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { ModelSettings, PatchChoice, RunEvent, ValidationResult } from '../engine-api.ts';
-import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
+import type { ModelSettings } from '../contracts/run-settings.ts';
+import type { PatchChoice, RunEvent } from '../contracts/runs.ts';
+import type { ValidationResult } from '../contracts/runner-api.ts';
+import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { formatValidation } from './format.ts';
 import { decodeUtf8, oneOf, parseJsonFlag, print, wholeNumber, type FlagText } from './flags.ts';
 import { DEFAULT_RUNNER_WAIT } from '../agent/runner-outage.ts';
-import type { RunManagerOptions } from '../run-manager.ts';
+import type { RunManagerOptions } from '../runs/run-manager.ts';
 import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
 import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerShareCommands } from './share-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
-import { setRunnerAdviceSurface } from '../runner-client/errors.ts';
+import { setRunnerAdviceSurface } from '../runner-client/runner-errors.ts';
 
 // runner errors name this CLI's flags and environment variables, not the app's settings
 setRunnerAdviceSurface('terminal');
@@ -81,7 +83,7 @@ program
   .description('list the bundled bugs')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const bugs = await (await createNodeEngine()).listBugs();
+    const bugs = await (await openNodeLab()).engine.listBugs();
     print(!!opts.json, bugs, () => bugs.map((b) => `${b.id.padEnd(16)} ${b.category.padEnd(5)} ${b.blameable ? 'blameable' : 'blameless'}  ${b.title}`).join('\n'));
   });
 
@@ -96,7 +98,7 @@ withRunnerFlags(
   .option('--json', 'print JSON')
   .action(async (bugId: string, opts: RunnerFlags & { patch: string; tests: string; allowTestEdits?: boolean; json?: boolean }) => {
     const mode = oneOf('--tests', opts.tests, TEST_MODES);
-    const engine = await createNodeEngine();
+    const { engine } = await openNodeLab();
     const bug = await engine.publicBug(bugId);
     const tests = mode === 'all' ? ({ mode: 'all' } as const) : ({ mode: 'failing-first', tests: bug.failingTests } as const);
     let result: ValidationResult;
@@ -108,7 +110,7 @@ withRunnerFlags(
     } else {
       const file = await readPatchFile(opts.patch);
       const { workspace, bug: spec } = await engine.workspaceFor(bugId);
-      const { applyUnifiedDiff, describeInexact, PatchApplyError } = await import('../agent/apply-diff.ts');
+      const { applyUnifiedDiff, describeInexact, PatchApplyError } = await import('../diff/apply-diff.ts');
       if (file.replaced) warnings.push(`${opts.patch} is not valid UTF-8: ${file.replaced} byte sequence(s) were decoded as U+FFFD (lossy); save the patch as UTF-8`);
       try {
         const applied = await applyUnifiedDiff(workspace, file.text);
@@ -149,15 +151,12 @@ withRunnerWaitFlags(withRunnerFlags(
 ))
   .option('--json', 'print the trajectory as JSON (several: {trajectories, summary})')
   .action(async (bugId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { preset: string; variant?: string[]; overrides?: string; out?: string; prices?: string; json?: boolean }) => {
-    const engine = await createNodeEngine();
     const model = await modelFromFlags(opts);
-    const { parsePriceTable } = await import('../agent/prices.ts');
+    const { parsePriceTable } = await import('../contracts/prices.ts');
     const prices = opts.prices ? parsePriceTable(parseJsonFlag(`--prices ${opts.prices}`, await readFlagFile('--prices ', opts.prices), '{"my-model": {"inputPerMTok": 1, "outputPerMTok": 2}}'), `--prices ${opts.prices}`) : undefined;
     const overrides = opts.overrides ? parseJsonFlag('--overrides', opts.overrides) : undefined;
-    const { RunManager } = await import('../run-manager.ts');
-    const { initJavaForNode } = await import('../java/node-wasm.ts');
     const { plausibleAtK } = await import('../agent/trajectories.ts');
-    const runs = new RunManager(engine, initJavaForNode, runManagerOptions(opts));
+    const { runs } = await openNodeLab({ runs: runManagerOptions(opts) });
     const trajectories = await withRunner(opts, (runner) =>
       runs.start({ bugId, preset: opts.preset, variants: opts.variant, overrides, model, runner, ...(prices ? { prices } : {}) }, (e) => {
         if (!opts.json) printProgress(e);
@@ -199,8 +198,7 @@ program
   .description('list the saved runs (newest first); an interrupted one can be continued with `repairlab continue`')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const { RunManager } = await import('../run-manager.ts');
-    const runs = await new RunManager(await createNodeEngine(), async () => undefined).list();
+    const runs = await (await openNodeLab()).runs.list();
     print(!!opts.json, runs, () =>
       runs.length
         ? runs.map((r) => `${r.runId}  ${r.bugId}  ${r.preset}  ${r.steps} steps  ${r.status}${r.interrupted ? '  (interrupted: repairlab continue ' + r.runId + ' --llm …)' : ''}`).join('\n')
@@ -219,9 +217,7 @@ withRunnerWaitFlags(withRunnerFlags(
   .option('--json', 'print the trajectory as JSON')
   .action(async (runId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { out?: string; json?: boolean }) => {
     const model = await modelFromFlags(opts);
-    const { RunManager } = await import('../run-manager.ts');
-    const { initJavaForNode } = await import('../java/node-wasm.ts');
-    const runs = new RunManager(await createNodeEngine(), initJavaForNode, runManagerOptions(opts));
+    const { runs } = await openNodeLab({ runs: runManagerOptions(opts) });
     const t = await withRunner(opts, (runner) => runs.continueRun(runId, { model, runner }, (e) => !opts.json && printProgress(e)));
     if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
     print(!!opts.json, t, () => `${t.bug.id} with ${t.config.preset}: ${t.outcome?.status ?? 'unfinished'} — ${t.outcome?.reason ?? ''}\n${t.outcome?.finalPatch ?? ''}\nrun ${t.runId}`);
@@ -241,12 +237,10 @@ withRunnerWaitFlags(withRunnerFlags(
 ))
   .option('--json', 'print the trajectory as JSON')
   .action(async (runId: string, opts: RunnerFlags & RunnerWaitFlags & ModelFlags & { at: string; overrides?: string; out?: string; json?: boolean }) => {
-    const { forkRequestFromFlags, describeFork } = await import('../api/fork.ts');
+    const { forkRequestFromFlags, describeFork } = await import('./fork-flags.ts');
     const fork = forkRequestFromFlags(runId, opts);
     const model = await modelFromFlags(opts);
-    const { RunManager } = await import('../run-manager.ts');
-    const { initJavaForNode } = await import('../java/node-wasm.ts');
-    const runs = new RunManager(await createNodeEngine(), initJavaForNode, runManagerOptions(opts));
+    const { runs } = await openNodeLab({ runs: runManagerOptions(opts) });
     const t = await withRunner(opts, (runner) => runs.forkRun({ ...fork, model, runner }, (e) => !opts.json && printProgress(e)));
     if (opts.out) await writeFile(opts.out, JSON.stringify(t, null, 2));
     print(!!opts.json, t, () => describeFork(t));
@@ -258,7 +252,7 @@ program
   .description('list the agent presets and their named variants (ablations, paper-vs-code options)')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const { listPresets } = await import('../agent/presets/index.ts');
+    const { listPresets } = await import('../strategies/presets/index.ts');
     const presets = listPresets();
     print(!!opts.json, presets, () =>
       presets
@@ -289,9 +283,8 @@ withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').descriptio
   .option('--overrides <json>', 'StrategySpec overrides as JSON, e.g. \'{"toolSettings":{"outputCap":8000}}\'')
   .option('--json', 'print the full ToolResult as JSON')
   .action(async (bugId: string, toolkitName: string, name: string, argsJson: string | undefined, opts: RunnerFlags & { preset?: string; variant?: string[]; overrides?: string; json?: boolean }) => {
-    const engine = await createNodeEngine();
-    const { strategyForToolkit, strategyTool } = await import('../agent/presets/strategy-tools.ts');
-    const { initJavaForNode } = await import('../java/node-wasm.ts');
+    const lab = await openNodeLab();
+    const { strategyForToolkit, strategyTool } = await import('../strategies/strategy-tools.ts');
     const { RunnerClient, runnerValidator } = await import('../runner-client/client.ts');
     const { toPublicBug } = await import('../contracts/bug.ts');
     // the same strategy a run of this preset and these variants resolves to: its tools and its tool settings
@@ -299,8 +292,8 @@ withRunnerFlags(program.command('tool <bug> <toolkit> <name> [args]').descriptio
     const strategy = strategyForToolkit(toolkitName, { preset: opts.preset, variants: opts.variant, overrides });
     const tool = strategyTool(strategy, name, `preset ${strategy.id}${opts.variant?.length ? ` with ${opts.variant.join(', ')}` : ''}`);
     const args = argsJson ? parseJsonFlag('args', argsJson) : {};
-    await initJavaForNode();
-    const { bug, workspace } = await engine.workspaceFor(bugId);
+    await lab.loadJava();
+    const { bug, workspace } = await lab.engine.workspaceFor(bugId);
     const result = await withRunner(opts, (runner) =>
       tool.run(args, { workspace, bug: toPublicBug(bug), validator: runnerValidator(new RunnerClient(runner), bug.layout, { testEdits: strategy.testEdits }), settings: { ...strategy.toolSettings }, testEdits: strategy.testEdits }),
     );
@@ -349,7 +342,7 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
   switch (kind) {
     case 'replay': {
       // a cassette, or a RepairLab trajectory (a run replays from its own record)
-      const { readRecording } = await import('../agent/trajectory-io.ts');
+      const { readRecording } = await import('../records/trajectory-io.ts');
       return { kind: 'replay', cassette: readRecording(await readFlagFile('--llm replay:', value), `--llm replay:${value}`).cassette };
     }
     case 'scripted': {

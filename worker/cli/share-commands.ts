@@ -3,7 +3,7 @@
 // its configuration. Neither ever holds a key. Heavy modules load inside the actions.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createNodeEngine, repairlabHome, withRunner, type RunnerFlags } from './node-engine.ts';
+import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { print } from './flags.ts';
 
 async function readBundleFile(path: string) {
@@ -13,7 +13,7 @@ async function readBundleFile(path: string) {
   } catch (e) {
     throw new Error(`${path}: cannot read the bundle (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
-  const { readBundle } = await import('../share/bundle.ts');
+  const { readBundle } = await import('../share/experiment-bundle.ts');
   return readBundle(bytes, path);
 }
 
@@ -27,8 +27,8 @@ export function registerShareCommands(program: Command): void {
     .option('--out <file>', 'where to write it (default: <id>.<hash>.rlbundle.json.gz in the current directory)')
     .option('--json', 'print {file, sha256, bytes, cells, runs} as JSON')
     .action(async (id: string, opts: { out?: string; json?: boolean }) => {
-      const { collectBundle, writeBundle } = await import('../share/bundle.ts');
-      const content = await collectBundle((await createNodeEngine()).platform.records, id);
+      const { collectBundle, writeBundle } = await import('../share/experiment-bundle.ts');
+      const content = await collectBundle((await openNodeLab()).platform.records, id);
       const { bytes, sha256, name } = await writeBundle(content);
       const file = opts.out ?? name;
       try {
@@ -46,16 +46,16 @@ export function registerShareCommands(program: Command): void {
     .option('--app <url>', 'the app address the link opens', 'http://127.0.0.1:5173/')
     .option('--bundle-url <url>', "where you will put the experiment's bundle (`experiment bundle`): the link also carries its sha256 and that address, and keeps just the view when the spec would not fit")
     .action(async (id: string, opts: { app: string; bundleUrl?: string }) => {
-      const { ExperimentStore } = await import('../experiments/store.ts');
+      const { ExperimentStore } = await import('../experiments/experiment-store.ts');
       const { encodeLink, LinkTooLongError } = await import('../share/link-codec.ts');
-      const records = (await createNodeEngine()).platform.records;
+      const records = (await openNodeLab()).platform.records;
       const record = await new ExperimentStore(records).get(id);
       if (!record) throw new Error(`there is no experiment ${id} in ${repairlabHome()}/records (list them with \`repairlab experiments\`).`);
       const view = { kind: 'experiment', experiment: id } as const;
       let fragment: string;
       if (opts.bundleUrl === undefined) fragment = await encodeLink({ view, experiment: record.spec as never });
       else {
-        const [{ parseBundleUrl }, { collectBundle, bundleHash }] = await Promise.all([import('../share/bundle-link.ts'), import('../share/bundle.ts')]);
+        const [{ parseBundleUrl }, { collectBundle, bundleHash }] = await Promise.all([import('../share/bundle-url.ts'), import('../share/experiment-bundle.ts')]);
         // the same hash `experiment bundle` names its file with: the link fetches that file and checks it
         const bundle = { sha256: await bundleHash(await collectBundle(records, id)), url: parseBundleUrl(opts.bundleUrl) };
         try {
@@ -87,7 +87,7 @@ export function registerShareCommands(program: Command): void {
     .action(async (file: string, opts: { json?: boolean }) => {
       const verified = await readBundleFile(file);
       const { importBundle } = await import('../share/bundle-import.ts');
-      const r = await importBundle((await createNodeEngine()).platform.records, verified);
+      const r = await importBundle((await openNodeLab()).platform.records, verified);
       print(!!opts.json, { sha256: verified.sha256, ...r }, () =>
         r.alreadyPresent
           ? `experiment ${r.experimentId} is here already with this content (bundle ${verified.sha256.slice(0, 16)}…)`
@@ -103,17 +103,9 @@ export function registerShareCommands(program: Command): void {
     .option('--json', 'print the results as JSON')
     .action(async (file: string, opts: RunnerFlags & { json?: boolean }) => {
       const verified = await readBundleFile(file);
-      const [{ replayBundle }, { RunManager }, { initJavaForNode }, { Engine }, { createNodePlatform }, { MemoryRecordStore }] = await Promise.all([
-        import('../share/bundle-replay.ts'),
-        import('../run-manager.ts'),
-        import('../java/node-wasm.ts'),
-        import('../engine.ts'),
-        import('../platform/node.ts'),
-        import('../platform/memory-records.ts'),
-      ]);
+      const [{ replayBundle }, { MemoryRecordStore }] = await Promise.all([import('../share/bundle-replay.ts'), import('../platform/memory-records.ts')]);
       // the replays' own records are kept in memory: replaying a bundle adds no runs to the local list
-      const engine = new Engine({ ...createNodePlatform({ root: repairlabHome() }), records: new MemoryRecordStore() });
-      const runs = new RunManager(engine, initJavaForNode);
+      const { runs } = await openNodeLab({ records: new MemoryRecordStore() });
       const results = await withRunner(opts, (runner) =>
         replayBundle(
           verified,

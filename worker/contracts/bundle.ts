@@ -34,3 +34,8 @@ export const BundleFile = z.strictObject({
   content: BundleContent,
 });
 export type BundleFile = z.infer<typeof BundleFile>;
+
+/** A bundle that cannot be made or read; the message names the experiment or file and what to do. */
+export class BundleError extends Error {
+  override name = 'BundleError';
+}

@@ -1,7 +1,7 @@
 // ExperimentSpec: variants × bugs × samples, as data (docs/formats/experiment.md). Strict everywhere: a misspelt
 // field is refused, never silently ignored. It never holds a key (the model's key and the runners' token come from the
 // environment of whoever runs it). ExperimentRecord and CellRecord are what the scheduler keeps in the platform's
-// record store (worker/experiments/store.ts), beside the runs' trajectories.
+// record store (worker/experiments/experiment-store.ts), beside the runs' trajectories.
 import { z } from 'zod';
 import { BugCategory } from './bug.ts';
 
@@ -68,7 +68,7 @@ export const ExperimentSpec = z
     /** independent runs per (bug, variant) cell */
     samples: z.number().int().positive(),
     model: ExperimentModel,
-    /** USD per million tokens by model name; replaces the built-in table (worker/agent/prices.ts) */
+    /** USD per million tokens by model name; replaces the built-in table (worker/contracts/prices.ts) */
     prices: z.record(z.string(), z.strictObject({ inputPerMTok: z.number().nonnegative(), outputPerMTok: z.number().nonnegative() })).optional(),
     budgets: z
       .strictObject({

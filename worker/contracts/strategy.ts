@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { closest, distance } from 'fastest-levenshtein';
 import { TestEdits } from './test-edits.ts';
+import type { ToolArgument } from './tools.ts';
 
 export const STRATEGY_SCHEMA_VERSION = 1;
 
@@ -30,7 +31,7 @@ export const OutputFormat = z.enum(['json-command', 'bash-block', 'thought-actio
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
 export const PromptSpec = z.strictObject({
-  /** Jinja templates; variables are documented in docs/presets/README-templates (see worker/agent/prompt.ts) */
+  /** Jinja templates; variables are documented in docs/presets/README-templates (see worker/strategies/prompt.ts) */
   system: z.string(),
   /** the first user message (bug, failing test, fault localization) */
   instance: z.string(),
@@ -88,7 +89,7 @@ export const BudgetSpec = z.strictObject({
   maxValidations: z.number().int().positive().nullable().default(null),
   /**
    * what to do when the model has no entry in the price table. ask (default): a run with a cost budget refuses to
-   * start until a price is given or one of the other two is chosen (worker/agent/prices.ts costBudgetRefusal);
+   * start until a price is given or one of the other two is chosen (worker/contracts/prices.ts costBudgetRefusal);
    * without a cost budget an unpriced call counts no cost. stop: the run ends at the first unpriced call.
    * ignore: go on counting no cost — a cost budget then holds only the priced calls.
    */
@@ -230,4 +231,22 @@ export function unknownOverrideKeys(partial: unknown, path: PropertyKey[] = []):
   if (def.type === 'record') return Object.entries(partial).flatMap(([k, v]) => unknownOverrideKeys(v, [...path, k]));
   if (def.type !== 'object') return [];
   return Object.entries(partial).flatMap(([k, v]) => (k in (def.shape ?? {}) ? unknownOverrideKeys(v, [...path, k]) : [unknownKeyMessage(path, k)]));
+}
+
+/**
+ * What the classroom (src/components/classroom/) shows of a run's strategy: its state machine, the tools it offers with
+ * their argument schemas, and the reply format the parser reads. Plain data, sent with 'run-started', so the page
+ * draws the diagram and builds the reply form without loading the toolkits (tree-sitter, just-bash) itself. Built by
+ * worker/strategies/strategy-outline.ts.
+ */
+export interface StrategyOutline {
+  format: OutputFormat;
+  states: { name: string; description: string; tools: string[] }[];
+  transitions: { tool: string; from: string; to: string }[];
+  startState: string;
+  finalStates: string[];
+  /** the strategy's tools (a variant that removes a tool removes it here, as in the run) */
+  tools: { name: string; description: string; args: ToolArgument[]; aliases?: string[] }[];
+  /** bash-block: the echoed command that ends the run */
+  completionSentinel?: string;
 }

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { ValidationResult } from './runner-api.ts';
 
 export const TRAJECTORY_SCHEMA_VERSION = 1;
+/** The RepairLab version every record names (versions.repairlab). */
+export const REPAIRLAB_VERSION = '0.1.0';
 
 export const TrajMessage = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
 
@@ -178,7 +180,7 @@ export const Trajectory = z.object({
   runnerOutages: z.array(RunnerOutage).optional(),
   outcome: Outcome.optional(),
   /**
-   * set on a fork (worker/agent/fork.ts): the run whose first `step` steps this one replayed from the record before its
+   * set on a fork (worker/runs/run-fork.ts): the run whose first `step` steps this one replayed from the record before its
    * own model took over. `promptDiverged`: the first replayed step whose prompt differed from the parent's (a strategy
    * edit that touched it); the recorded reply was used there all the same.
    */
@@ -189,7 +191,7 @@ export const Trajectory = z.object({
       promptDiverged: z.object({ step: z.number().int().positive(), message: z.string() }).optional(),
     })
     .optional(),
-  /** set when the record was converted from another tool's trajectory file (stored as a run: worker/api/trajectory-import.ts) */
+  /** set when the record was converted from another tool's trajectory file (stored as a run: worker/records/trajectory-import.ts) */
   imported: z.object({ format: z.enum(['mini-swe-agent', 'swe-agent']), file: z.string(), info: z.record(z.string(), z.unknown()) }).optional(),
 });
 export type Trajectory = z.infer<typeof Trajectory>;

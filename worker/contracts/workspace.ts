@@ -1,6 +1,6 @@
 // The agent's view of the code: an immutable git tree (the buggy commit) plus a copy-on-write
 // overlay of edits. Nothing is checked out; reads go overlay-first, then to the object store.
-// Implemented in worker/repo/workspace.ts.
+// Implemented in worker/repo/git-workspace.ts.
 
 /** path → new content, or null when the file is deleted in the overlay. */
 export type Overlay = Record<string, string | null>;

@@ -1,4 +1,4 @@
-// The report's two analyses (the ReportAnalyses seam of report.ts): the papers' metrics over the experiment's counted
+// The report's two analyses (the ReportAnalyses seam: analysis-seam.ts): the papers' metrics over the experiment's counted
 // runs (worker/experiments/metrics/), and the statistics table laid out as HAFixAgent's Table 5
 // (worker/experiments/statistics/). Which cells count, and how the paired tables are formed, is documented in
 // docs/formats/experiment.md ("Report").
@@ -6,23 +6,12 @@ import { mean, quantileSorted } from 'simple-statistics';
 import type { BugCategory, BugSpec } from '../contracts/bug.ts';
 import type { CellRecord } from '../contracts/experiment.ts';
 import { computeMetrics, filesToRead, SMELLS, type BugMeta, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
-import type { AnalysisInput, ReportAnalyses } from './report.ts';
+import type { AnalysisInput, Exclusions, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
 import { COUNTED_STATUSES, statisticsTable, type StatisticsTable } from './report-statistics.ts';
 
 export const isCounted = (c: CellRecord): boolean => (COUNTED_STATUSES as readonly string[]).includes(c.status) && !!c.runId;
 
-/** Cells left out of every metric and test, by status. */
-export interface Exclusions {
-  'infrastructure-error': number;
-  'not-run': number;
-  running: number;
-  /** counted status but its run record is missing */
-  'missing-run': number;
-}
-
-export interface ExperimentMetrics extends MetricsReport {
-  excludedCells: Exclusions;
-}
+export type { Exclusions, ExperimentMetrics };
 
 /** The bug's metadata the metrics need (category, ground truth, buggy text of the files the patches touch). */
 export type BugMetaLoader = (bugId: string, finalPatches: readonly string[]) => Promise<BugMeta>;

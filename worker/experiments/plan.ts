@@ -6,9 +6,11 @@ import { closest } from 'fastest-levenshtein';
 import type { ExperimentSpec, ExperimentVariant, Limits } from '../contracts/experiment.ts';
 import type { BugCategory } from '../contracts/bug.ts';
 import type { StrategySpec } from '../contracts/strategy.ts';
-import type { BugSummary, ModelSettings, RunRequest, RunnerSettings } from '../engine-api.ts';
-import { deepMerge, resolveStrategy } from '../agent/presets/index.ts';
-import { costBudgetRefusal, DEFAULT_PRICES, priceFor } from '../agent/prices.ts';
+import type { BugSummary } from '../contracts/bug-view.ts';
+import type { ModelSettings, RunnerSettings } from '../contracts/run-settings.ts';
+import type { RunRequest } from '../contracts/runs.ts';
+import { deepMerge, resolveStrategy } from '../strategies/presets/index.ts';
+import { costBudgetRefusal, DEFAULT_PRICES, priceFor } from '../contracts/prices.ts';
 import { keyForOrigin, type ApiKeys } from '../llm/key-origin.ts';
 import { modelBaseURL, providerPreset } from '../llm/provider-presets.ts';
 

@@ -4,7 +4,7 @@
 // script, inline CSS only, and a strict CSP meta tag, so even a reply that smuggled markup past the escaping could
 // fetch nothing. Every string from a run or a spec goes through `h`, which escapes whatever it interpolates.
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
-import type { ExperimentMetrics } from './analyses.ts';
+import type { ExperimentMetrics } from './analysis-seam.ts';
 import { CELL_STATUSES, type ExperimentReport } from './report.ts';
 import type { StatisticsTable } from './report-statistics.ts';
 import { cellTable, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';

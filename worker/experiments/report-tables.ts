@@ -1,7 +1,7 @@
 // The computed report sections as tables: Markdown for reading (`--md`), CSV rows for a spreadsheet (`--csv --table`).
 // Only presentation: every number comes from the metrics and statistics results as they are.
 import type { CellRecord } from '../contracts/experiment.ts';
-import type { ExperimentMetrics } from './analyses.ts';
+import type { ExperimentMetrics } from './analysis-seam.ts';
 import type { MetricsReport, SummaryRow } from './metrics/index.ts';
 import { SMELLS } from './metrics/index.ts';
 import type { PairRow, StatisticsTable } from './report-statistics.ts';

@@ -1,11 +1,10 @@
 // An experiment's report from its cell records: per variant, the counts the cells give directly (plausible@1,
 // #plausible, statuses, cost, calls), then the papers' metrics (worker/experiments/metrics/) and the statistics
-// (worker/experiments/statistics/), which come in through the ReportAnalyses seam (analyses.ts builds both); a
+// (worker/experiments/statistics/), which come in through the ReportAnalyses seam (analysis-seam.ts; analyses.ts builds both); a
 // section left out says so instead of showing numbers.
 import type { CellRecord, CellStatus, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
-import type { Trajectory } from '../contracts/trajectory.ts';
-import type { ExperimentMetrics } from './analyses.ts';
-import { addCost } from './classify.ts';
+import type { AnalysisInput, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
+import { addCost } from './cell-verdict.ts';
 import { cellTable, csvTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
 import type { StatisticsTable } from './report-statistics.ts';
 import { modelName } from './plan.ts';
@@ -32,22 +31,7 @@ export interface VariantRow {
 }
 
 /** What the metrics and statistics modules get: the experiment, its cells, and its runs by id (read on demand). */
-export interface AnalysisInput {
-  experiment: ExperimentRecord;
-  spec: ExperimentSpec;
-  cells: CellRecord[];
-  trajectory(runId: string): Promise<Trajectory | undefined>;
-}
-
-/**
- * THE SEAM for worker/experiments/metrics/ and worker/experiments/statistics/: each, once written, is a function of
- * AnalysisInput whose result the report carries as it is (and the CLI renders). Absent, the report says it is not
- * computed — no stand-in numbers.
- */
-export interface ReportAnalyses {
-  metrics?: (input: AnalysisInput) => Promise<unknown>;
-  statistics?: (input: AnalysisInput) => Promise<unknown>;
-}
+export type { AnalysisInput, ReportAnalyses };
 
 export type AnalysisSection = { computed: true; result: unknown } | { computed: false; note: string };
 

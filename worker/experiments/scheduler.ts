@@ -6,14 +6,16 @@ import type { RecordStore } from '../contracts/platform.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import { parseExperimentSpec, type CellRecord, type ExperimentRecord, type ExperimentSpec, EXPERIMENT_SCHEMA_VERSION } from '../contracts/experiment.ts';
 import type { StrategySpec } from '../contracts/strategy.ts';
-import type { BugSummary, ModelSettings, RunEvent, RunnerSettings } from '../engine-api.ts';
-import type { RunManager } from '../run-manager.ts';
-import { listTrajectoryHeaders } from '../agent/persistence.ts';
+import type { BugSummary } from '../contracts/bug-view.ts';
+import type { ModelSettings, RunnerSettings } from '../contracts/run-settings.ts';
+import type { RunEvent } from '../contracts/runs.ts';
+import type { RunManager } from '../runs/run-manager.ts';
+import { listTrajectoryHeaders } from '../records/persistence.ts';
 import type { ApiKeys } from '../llm/key-origin.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
-import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from './classify.ts';
+import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from './cell-verdict.ts';
 import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants, type PlannedCell } from './plan.ts';
-import { ExperimentStore, newExperimentId } from './store.ts';
+import { ExperimentStore, newExperimentId } from './experiment-store.ts';
 
 /** What the scheduler needs of RunManager (its public API). */
 export type CellRuns = Pick<RunManager, 'start' | 'continueRun' | 'get' | 'pause' | 'resume'>;

@@ -4,7 +4,7 @@
 // of a merge, in parent order), the file is followed across renames (git's rename detection, ≥ 50%
 // similar), and the line diff is git's own (xdiff.ts). Lines no parent explains are blamed on the commit.
 import type { RepoSession } from '../repo/session.ts';
-import { xdiffLineMap } from '../repo/xdiff.ts';
+import { xdiffLineMap } from '../diff/xdiff.ts';
 import { deletedFiles, findRenameSource } from './rename.ts';
 
 export interface BlameLine {

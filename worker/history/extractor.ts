@@ -9,11 +9,11 @@
 // - code (released HAFixAgent): choose ONE line — first | random (seeded) | llm_judge — and blame it.
 // Blameless bugs (insert-only fixes) fall back to the nearest substantive line within 5 lines above
 // the insertion, else a structural line ({, }, ;, else {), skipping comments and blanks.
-import { classifyFix, type Classification } from '../benchmarks/classify.ts';
+import { classifyFix, type Classification } from '../diff/fix-classification.ts';
 import type { BugSpec, FaultLocation } from '../contracts/bug.ts';
 import { requireJava, type LineKind } from '../java/index.ts';
 import type { CommitInfo, RepoSession } from '../repo/session.ts';
-import { formatFileDiff } from '../repo/unified-diff.ts';
+import { formatFileDiff } from '../diff/unified-diff-format.ts';
 import { blame, type BlameLine } from './blame.ts';
 import { HistoryBase } from './history-base.ts';
 
@@ -248,7 +248,7 @@ export async function diffCommits(session: RepoSession, from: string, to: string
 
 /**
  * HAFixAgent's category (SL/SH/SFMH/MFMH) and blameable/blameless, from the bug's ground-truth fix
- * (its patch, or the diff buggy → fixed commit). Uses worker/benchmarks/classify.ts.
+ * (its patch, or the diff buggy → fixed commit). Uses worker/diff/fix-classification.ts.
  */
 export async function classifyBug(session: RepoSession, bug: BugSpec): Promise<Classification> {
   const patch = bug.groundTruth.patch ?? (bug.groundTruth.fixedCommit ? await diffCommits(session, bug.buggyCommit, bug.groundTruth.fixedCommit) : undefined);

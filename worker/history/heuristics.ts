@@ -7,7 +7,7 @@
 import type { BugSpec } from '../contracts/bug.ts';
 import { requireJava, type MethodSource } from '../java/index.ts';
 import type { RepoSession } from '../repo/session.ts';
-import { formatFileDiff } from '../repo/unified-diff.ts';
+import { formatFileDiff } from '../diff/unified-diff-format.ts';
 import { extractHistory, type BlamedTarget, type BlameCommit, type ExtractorOptions, type HistoryExtraction } from './extractor.ts';
 
 export const HISTORY_HEURISTICS = ['fn_all', 'fn_pair', 'fl_diff'] as const;

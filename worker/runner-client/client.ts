@@ -16,10 +16,10 @@ import type { TestEdits } from '../contracts/test-edits.ts';
 import type { Validator, ValidatorOptions } from '../contracts/tools.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import { bytesToBase64 } from './base64.ts';
-import { defaultSurface, errorFromResponse, RunnerError, unreachable, type RunnerAdviceSurface } from './errors.ts';
+import { defaultSurface, errorFromResponse, RunnerError, unreachable, type RunnerAdviceSurface } from './runner-errors.ts';
 
-export { RunnerError } from './errors.ts';
-export type { RunnerAdviceSurface, RunnerErrorCode } from './errors.ts';
+export { RunnerError } from './runner-errors.ts';
+export type { RunnerAdviceSurface, RunnerErrorCode } from './runner-errors.ts';
 
 export interface RunnerClientOptions {
   url: string;

@@ -2,12 +2,11 @@
 // experiment header, so the experiment and its runs are listed like local ones. All or nothing: conflicts are found
 // before the first write, the header goes last (an experiment is listed only once it is whole), and a failed write
 // removes what was written.
-import type { BundleFile } from '../contracts/bundle.ts';
+import { BundleError, type BundleFile } from '../contracts/bundle.ts';
 import type { RecordStore } from '../contracts/platform.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
-import { CELL_COLLECTION, EXPERIMENT_COLLECTION, cellRecordId } from '../experiments/store.ts';
-import { deleteTrajectory, loadTrajectory, storeRecorder } from '../agent/persistence.ts';
-import { BundleError } from './bundle.ts';
+import { CELL_COLLECTION, EXPERIMENT_COLLECTION, cellRecordId } from '../experiments/experiment-store.ts';
+import { deleteTrajectory, loadTrajectory, storeRecorder } from '../records/persistence.ts';
 
 export interface ImportResult {
   experimentId: string;

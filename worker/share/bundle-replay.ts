@@ -3,9 +3,9 @@
 // what legitimately differs between two runs (times, latencies, provider metadata: comparableStep).
 import type { BundleFile } from '../contracts/bundle.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
-import type { RunRequest } from '../engine-api.ts';
+import type { RunRequest } from '../contracts/runs.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
-import { comparableStep } from '../agent/record-cassette.ts';
+import { comparableStep } from '../records/cassette-from-trajectory.ts';
 
 export interface ReplayResult {
   runId: string;

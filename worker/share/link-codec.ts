@@ -4,7 +4,7 @@
 // Runs in the page, the worker and Node (no Node-only API). docs/formats/bundle.md, "Links".
 import { sha256 } from '@noble/hashes/sha2.js';
 import { findKeyLike, parseExperimentSpec } from '../contracts/experiment.ts';
-import { resolveStrategy } from '../agent/presets/index.ts';
+import { resolveStrategy } from '../strategies/presets/index.ts';
 import { compress, decompress, fromBase64Url, toBase64Url, type CompressionBackend } from './compression.ts';
 import { LinkState, type LinkStateInput } from './link-state.ts';
 

@@ -1,8 +1,8 @@
 // The classroom's reply form as text: the tool and argument fields a person filled in, turned into exactly the reply
 // the strategy's parser reads (worker/agent/middleware/parse.ts), so a form reply and the same text typed by hand make
-// the same step. Pure functions: the form (reply-form.ts) and the unit tests share them.
-import { parseThoughtAction } from '../../../worker/agent/middleware/parse.ts';
-import type { StrategyOutline } from '../../../worker/engine-api.ts';
+// the same step. Pure functions: the form (reply-form/) and the unit tests share them.
+import { parseThoughtAction } from '../../../worker/strategies/middleware/parse.ts';
+import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 import type { OutputFormat } from '../../../worker/contracts/strategy.ts';
 import type { ToolArgument } from '../../../worker/contracts/tools.ts';
 

@@ -2,7 +2,7 @@
 // hand-made layout is enough and no graph-layout library is loaded): states top to bottom in the strategy's order
 // (start state first), a transition from any state ('*') as a labelled arrow into its target from above, a transition
 // between two named states as an arc on the left, one from a state to itself as a note inside the state.
-import type { StrategyOutline } from '../../../worker/engine-api.ts';
+import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 
 export const DIAGRAM_WIDTH = 360;
 const NODE_X = 70;

@@ -2,7 +2,7 @@
 // transitions are well-formed (the draft may be half typed), the previewed state lit.
 import { html, nothing } from 'lit';
 import { machineOfDraft } from './diagram-layout.ts';
-import './state-diagram.ts';
+import './state-diagram/state-diagram.ts';
 
 export function renderDraftDiagram(draft: Record<string, unknown> | undefined, previewState: string | undefined) {
   const machine = machineOfDraft(draft);

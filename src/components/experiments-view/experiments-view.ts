@@ -1,22 +1,34 @@
 // The Experiments tab: the experiments in this browser (an unfinished one — a reload, a crash, a stop — offers
 // Resume), a builder for a new one, and the open experiment: progress, pause / resume / stop, the live matrix and
 // the results. Events stream from the worker (worker/api/experiments.ts) while this tab is open.
-import { LitElement, css, html } from 'lit';
+import { LitElement, html } from 'lit';
 import type { CellRecord, ExperimentSpec } from '../../../worker/contracts/experiment.ts';
-import type { BugSummary, ExperimentEvent, ExperimentListing, ExperimentProgress, ExperimentReportView, ExperimentSnapshot } from '../../../worker/engine-api.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
+import type { ExperimentEvent, ExperimentProgress } from '../../../worker/experiments/scheduler.ts';
+import type { ExperimentListing, ExperimentReportView, ExperimentSnapshot } from '../../../worker/experiments/experiments-api.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
 import type { Settings } from '../../state/settings.ts';
 import { loadApiKeys } from '../../state/api-keys.ts';
 import { modelBaseURL } from '../../../worker/llm/provider-presets.ts';
-import '../endpoint-key.ts';
-import type { PresetChoice } from '../run-view.ts';
+import '../endpoint-key/endpoint-key.ts';
+import type { PresetChoice } from '../run-view/run-choices.ts';
 import { panelStyles } from '../shared-styles.ts';
-import './experiment-builder.ts';
-import './experiment-matrix.ts';
-import './experiment-results.ts';
+import './experiment-builder/experiment-builder.ts';
+import './experiment-matrix/experiment-matrix.ts';
+import './experiment-results/experiment-results.ts';
+import { experimentsViewStyles } from './experiments-view.styles.ts';
 
 const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
+/**
+ * @summary The Experiments tab: the experiments in this browser (an unfinished one offers Resume), a builder for a new
+ * one, and the open experiment — progress, pause / resume / stop, the live matrix and the results.
+ *
+ * Events stream from the worker (worker/api/experiments.ts) while the tab is open. `open-run` from the matrix bubbles
+ * through it to the app shell.
+ *
+ * @cssproperty --line - border and rule colour
+ */
 export class RlExperimentsView extends LitElement {
   static override properties = {
     bugs: { attribute: false },
@@ -50,16 +62,7 @@ export class RlExperimentsView extends LitElement {
     this.building = false;
   }
 
-  static override styles = [
-    panelStyles,
-    css`
-      :host { display: grid; gap: 1rem; }
-      table.list { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
-      table.list td, table.list th { text-align: left; padding: 0.25rem 0.4rem; border-bottom: 1px solid var(--line); }
-      .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.4rem 0; }
-      .progress { font-size: 0.85rem; }
-    `,
-  ];
+  static override styles = [panelStyles, experimentsViewStyles];
 
   override async connectedCallback() {
     super.connectedCallback();

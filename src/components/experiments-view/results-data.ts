@@ -1,7 +1,7 @@
 // The results of an experiment as tables and chart series, from the engine's report (worker/experiments/report.ts)
 // and its cell records. Every chart is drawn from one of these tables, and the same table is shown and exported as CSV.
 import type { CellRecord } from '../../../worker/contracts/experiment.ts';
-import type { ExperimentReport } from '../../../worker/engine-api.ts';
+import type { ExperimentReport } from '../../../worker/experiments/report.ts';
 import { meanPassAtK } from '../../../worker/experiments/metrics/pass-at-k.ts';
 import type { BarGroup } from '../charts/bar-chart.ts';
 import type { BoxRow } from '../charts/distribution-chart.ts';

@@ -1,6 +1,6 @@
 // The experiment builder's form as data, and the ExperimentSpec it stands for. The model comes from Settings (the
 // endpoint a single run uses); its key never enters the spec — it goes to the worker with run/resume only.
-import type { BugSummary } from '../../../worker/engine-api.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
 import type { ExperimentSpecInput } from '../../../worker/contracts/experiment.ts';
 import type { Settings } from '../../state/settings.ts';
 

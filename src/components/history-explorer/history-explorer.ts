@@ -1,22 +1,27 @@
-import { LitElement, css, html } from 'lit';
-import type { BugFileBlame } from '../../../worker/api/history-explorer.ts';
-import type { CommitDetails } from '../../../worker/api/commit-details.ts';
+import { LitElement, html } from 'lit';
+import type { BugFileBlame } from '../../../worker/bugs/bug-history.ts';
+import type { CommitDetails } from '../../../worker/history/commit-details.ts';
 import { getEngine } from '../../engine-client.ts';
 import { panelStyles } from '../shared-styles.ts';
-import type { OpenCommitDetail, RlBlameView } from './blame-view.ts';
-import type { RlCommitPanel } from './commit-panel.ts';
-import './blame-view.ts';
-import './commit-panel.ts';
-import './history-sections.ts';
+import type { OpenCommitDetail, RlBlameView } from './blame-view/blame-view.ts';
+import type { RlCommitPanel } from './commit-panel/commit-panel.ts';
+import './blame-view/blame-view.ts';
+import './commit-panel/commit-panel.ts';
+import './history-sections/history-sections.ts';
+import { historyExplorerStyles } from './history-explorer.styles.ts';
 
 // stable arrays, so a re-render does not look like a change of mode to the sections
 const PAPER: string[] = [];
 const RELEASED_CODE = ['code'];
 
 /**
- * A bug's history as HAFixAgent reads it: a fault-localized file blamed at the bug's history base (computed in the
- * engine worker from the stored repository), a commit's message and diff opened from the gutter, and the three
- * history sections exactly as a run's prompt gets them.
+ * @summary A bug's history as HAFixAgent reads it: a fault-localized file blamed at the bug's history base, a commit's
+ * message and diff opened from the gutter, and the three history sections exactly as a run's prompt gets them.
+ *
+ * All of it is computed in the engine worker from the stored repository.
+ *
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --muted - colour of secondary text
  */
 export class RlHistoryExplorer extends LitElement {
   static override properties = {
@@ -38,19 +43,7 @@ export class RlHistoryExplorer extends LitElement {
   declare released: boolean;
   private request = 0;
 
-  static override styles = [
-    panelStyles,
-    css`
-      :host { min-width: 0; }
-      .explorer { border-top: 1px solid var(--line); margin-top: 0.8rem; padding-top: 0.4rem; min-width: 0; }
-      .controls { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: end; }
-      .controls label { margin: 0.2rem 0; min-width: 0; max-width: 100%; }
-      .controls select { max-width: 100%; }
-      .rev { font-size: 0.8rem; color: var(--muted); overflow-wrap: anywhere; }
-      .check { display: flex; gap: 0.4rem; align-items: center; }
-      code { overflow-wrap: anywhere; }
-    `,
-  ];
+  static override styles = [panelStyles, historyExplorerStyles];
 
   constructor() {
     super();

@@ -1,12 +1,18 @@
-import { LitElement, css, html } from 'lit';
+import { LitElement, html } from 'lit';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { getEngine } from '../../engine-client.ts';
 import { compareRows, promptDiff, type CompareCell, type CompareRow } from './compare-rows.ts';
-import '../diff-view.ts';
-import '../trajectory-viewer/long-text.ts';
+import '../diff-view/diff-view.ts';
+import '../trajectory-viewer/long-text/long-text.ts';
+import { runCompareStyles } from './run-compare.styles.ts';
 
-/** Two or more runs side by side, aligned by step index; what differs from the first run is highlighted. */
+/**
+ * @summary Two or more runs side by side, aligned by step index; what differs from the first run is highlighted.
+ *
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --muted - colour of secondary text
+ */
 export class RlRunCompare extends LitElement {
   static override properties = { runs: { attribute: false }, runIds: { attribute: false }, loadError: { state: true }, onlyDifferences: { state: true }, openDiffs: { state: true } };
   declare runs: Trajectory[];
@@ -25,18 +31,7 @@ export class RlRunCompare extends LitElement {
     this.openDiffs = new Set();
   }
 
-  static override styles = [
-    panelStyles,
-    css`
-      .grid { display: grid; gap: 0.4rem; }
-      .row { display: grid; gap: 0.4rem; border-top: 1px solid var(--line); padding-top: 0.4rem; }
-      .cell { min-width: 0; font-size: 0.8rem; border: 1px solid var(--line); border-radius: 6px; padding: 0.3rem 0.5rem; overflow-wrap: anywhere; }
-      .cell.differs { border-color: #d4a000; background: #fffbea; }
-      .field.differs { background: #ffe58a; border-radius: 3px; padding: 0 0.2rem; }
-      .head { font-weight: 600; font-size: 0.8rem; overflow-wrap: anywhere; }
-      .idx { font-size: 0.8rem; color: var(--muted); }
-    `,
-  ];
+  static override styles = [panelStyles, runCompareStyles];
 
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('runIds') && this.runIds) void this.load(this.runIds);

@@ -2,12 +2,13 @@
 // same ones a click uses), so the views need no share code of their own. The shapes below are what this module
 // relies on in rl-app, the Runs view, the trajectory viewer, the run panel and the Experiments tab.
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
-import type { BugSummary, ExperimentSnapshot } from '../../../worker/engine-api.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
+import type { ExperimentSnapshot } from '../../../worker/experiments/experiments-api.ts';
 import type { LinkState } from '../../../worker/share/link-state.ts';
 import { getEngine } from '../../engine-client.ts';
 import type { Settings } from '../../state/settings.ts';
 import { linkModelOf, type ViewConfig, type ViewSnapshot } from '../../state/url-state.ts';
-import type { PresetChoice } from '../run-view.ts';
+import type { PresetChoice } from '../run-view/run-choices.ts';
 
 type Lit = HTMLElement & { updateComplete: Promise<boolean>; renderRoot: ShadowRoot | HTMLElement };
 

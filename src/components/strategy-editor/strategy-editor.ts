@@ -3,21 +3,23 @@
 // parser, memory, budgets, and the rest as JSON — validated against the zod schema as you type (an unknown key is
 // refused by name), with the diff against the preset, the prompt preview beside it, and saved as a named local
 // variant (src/state/variants.ts) that the run panel offers.
-import { LitElement, css, html } from 'lit';
+import { LitElement, html } from 'lit';
 import { createTwoFilesPatch } from 'diff';
-import type { BugSummary, EditableStrategy } from '../../../worker/engine-api.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
+import type { EditableStrategy } from '../../../worker/contracts/editable-strategy.ts';
 import { parseStrategySpec } from '../../../worker/contracts/strategy.ts';
-import { deepMerge } from '../../../worker/agent/presets/variants.ts';
-import { overridesBetween } from '../../../worker/api/strategy-overrides.ts';
+import { deepMerge } from '../../../worker/strategies/presets/preset-variants.ts';
+import { overridesBetween } from '../../../worker/strategies/strategy-overrides.ts';
 import { getEngine } from '../../engine-client.ts';
 import { deleteVariant, loadVariants, saveVariant, type SavedVariant } from '../../state/variants.ts';
-import type { PresetChoice } from '../run-view.ts';
+import type { PresetChoice } from '../run-view/run-choices.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { renderSettingsForm, renderStatesForm, renderToolTable, type Edit } from './strategy-form.ts';
-import './code-field.ts';
-import './prompt-preview.ts';
-import '../diff-view.ts';
+import './code-field/code-field.ts';
+import './prompt-preview/prompt-preview.ts';
+import '../diff-view/diff-view.ts';
 import { renderDraftDiagram } from '../classroom/draft-diagram.ts';
+import { strategyEditorStyles } from './strategy-editor.styles.ts';
 
 type Draft = Record<string, unknown>;
 type Section = 'prompts' | 'states' | 'tools' | 'settings' | 'json';
@@ -38,6 +40,15 @@ const JSON_KEYS: Partial<Record<Section, string[]>> = {
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
+/**
+ * @summary The strategy editor: a preset as the starting point, every part of its StrategySpec editable, validated as
+ * you type, with the diff against the preset and the prompt preview beside it; saved as a named local variant the run
+ * form offers.
+ *
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --ok - colour of passes
+ */
 export class RlStrategyEditor extends LitElement {
   static override properties = {
     bugs: { attribute: false },
@@ -91,25 +102,7 @@ export class RlStrategyEditor extends LitElement {
     this.baseVariants = [];
   }
 
-  static override styles = [
-    panelStyles,
-    css`
-      .layout { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; align-items: start; }
-      @media (max-width: 1100px) { .layout { grid-template-columns: minmax(0, 1fr); } }
-      .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; margin-bottom: 0.6rem; }
-      .row label { margin: 0; }
-      .row select, .row input { width: auto; max-width: 100%; }
-      [role='tablist'] { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.6rem 0; }
-      [role='tab'][aria-selected='true'] { background: var(--accent); color: #fff; border-color: var(--accent); }
-      table.tools { border-collapse: collapse; font-size: 0.8rem; display: block; overflow-x: auto; }
-      table.tools th, table.tools td { border: 1px solid var(--line); padding: 0.2rem 0.4rem; text-align: center; }
-      table.tools th[scope='row'] { text-align: left; }
-      fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 0.6rem; }
-      .form input[type='number'] { width: 10rem; }
-      .valid { color: var(--ok); }
-      *:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    `,
-  ];
+  static override styles = [panelStyles, strategyEditorStyles];
 
   override updated(changed: Map<string, unknown>) {
     if (changed.has('presets') && !this.preset && this.presets.length) void this.load(this.presets[0]!.id);

@@ -1,16 +1,23 @@
-import { LitElement, css, html } from 'lit';
+import { LitElement, html } from 'lit';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { getEngine } from '../../engine-client.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { firstFailingValidation, matchingSteps, nextMatch, stepAction, verdictKind, VERDICT_LABEL } from './step-summary.ts';
-import '../step-card.ts';
-import '../diff-view.ts';
-import '../fork/fork-panel.ts';
+import '../step-card/step-card.ts';
+import '../diff-view/diff-view.ts';
+import '../fork-panel/fork-panel.ts';
+import { trajectoryViewerStyles } from './trajectory-viewer.styles.ts';
 
 /**
- * An opened run: a step navigator (action and verdict per step) beside the open step, stepped through by keyboard —
+ * @summary An opened run: a step navigator (action and verdict per step) beside the open step, stepped through by keyboard.
+ *
  * j/k or ↓/↑ next/previous, Enter or space to collapse/expand the step, f the first failing validation, / to search,
  * n/N the next/previous match. Only the open step's texts are on the page, so a run of hundreds of steps stays fast.
+ * "Fork from here" opens `rl-fork-panel`, whose `fork-finished` bubbles through.
+ *
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --muted - colour of secondary text
+ * @cssproperty --ok - colour of passes
  */
 export class RlTrajectoryViewer extends LitElement {
   static override properties = {
@@ -41,26 +48,7 @@ export class RlTrajectoryViewer extends LitElement {
     this.note = '';
   }
 
-  static override styles = [
-    panelStyles,
-    css`
-      .bar { display: flex; flex-wrap: wrap; gap: 0.4rem 0.8rem; align-items: center; margin-bottom: 0.5rem; }
-      .bar input { width: 14rem; max-width: 100%; }
-      .keys { font-size: 0.75rem; }
-      .layout { display: grid; grid-template-columns: minmax(11rem, 16rem) minmax(0, 1fr); gap: 0.8rem; align-items: start; }
-      .layout.truth { grid-template-columns: minmax(11rem, 14rem) minmax(0, 1fr) minmax(0, 1fr); }
-      @media (max-width: 60rem) { .layout, .layout.truth { grid-template-columns: minmax(0, 1fr); } }
-      .layout > * { min-width: 0; }
-      ol { list-style: none; margin: 0; padding: 0; max-height: 70vh; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; }
-      li { display: flex; gap: 0.4rem; padding: 0.25rem 0.4rem; font-size: 0.8rem; cursor: pointer; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
-      li[aria-current='step'] { background: #e8eefc; font-weight: 600; }
-      li.match { box-shadow: inset 3px 0 0 #e0b000; }
-      li .n { color: var(--muted); min-width: 2.2rem; }
-      li .v { margin-left: auto; white-space: nowrap; }
-      .collapsed { padding: 0.5rem; border: 1px dashed var(--line); border-radius: 6px; }
-      aside { border-left: 3px solid var(--ok); padding-left: 0.6rem; }
-    `,
-  ];
+  static override styles = [panelStyles, trajectoryViewerStyles];
 
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('trajectory')) {

@@ -6,10 +6,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useRunManagerHome } from '../../helpers/run-manager-home.ts';
-import { startCassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 import { createOpenAiProvider } from '../../../worker/llm/openai-provider.ts';
 import { createRecordingProvider } from '../../../worker/llm/recording-provider.ts';
-import { cassetteFromTrajectory } from '../../../worker/agent/record-cassette.ts';
+import { cassetteFromTrajectory } from '../../../worker/records/cassette-from-trajectory.ts';
 
 /** a key no real provider issued; long and distinctive so any copy of it is found */
 const CANARY = 'canary-key-7f3a9c1e5b2d4f60';

@@ -3,12 +3,13 @@
 // reported at the exact step. Repository and runner are fakes (test/unit/agent/fixtures.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { comparableStep, recordCassette } from '../../../worker/agent/record-cassette.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { comparableStep } from '../../../worker/records/cassette-from-trajectory.ts';
+import { recordCassette } from '../../../worker/agent/record-cassette.ts';
 import { createReplayProvider } from '../../../worker/llm/replay-provider.ts';
 import { createOpenAiProvider } from '../../../worker/llm/openai-provider.ts';
-import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 import { parseCassette } from '../../../worker/contracts/cassette.ts';
 import { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, GROUND_TRUTH } from '../../unit/agent/fixtures.ts';

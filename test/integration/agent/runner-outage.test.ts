@@ -9,10 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager, type RunManagerOptions } from '../../../worker/run-manager.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { RunManager, type RunManagerOptions } from '../../../worker/runs/run-manager.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { startRunner } from '../../../runner/src/index.ts';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BugSpec, DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
-import { javaLevels, levelByEra, normalizeLevel, parseExcludedTests } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { javaLevels, levelByEra, normalizeLevel, parseExcludedTests } from '../../../worker/node/defects4j/build-env.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
 import { cli } from './support/repairlab-cli.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeEncoding, sourceEncoding } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { normalizeEncoding, sourceEncoding } from '../../../worker/node/defects4j/build-env.ts';
 import { BugSpec } from '../../../worker/contracts/bug.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';

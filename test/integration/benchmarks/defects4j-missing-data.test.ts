@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missingObject } from '../../../worker/benchmarks/defects4j/git.ts';
+import { missingObject } from '../../../worker/node/defects4j/git.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
 import { cli } from './support/repairlab-cli.ts';
 

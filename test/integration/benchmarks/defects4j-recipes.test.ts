@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BugSpec } from '../../../worker/contracts/bug.ts';
-import { importDefects4j } from '../../../worker/benchmarks/defects4j-import.ts';
-import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
+import { importDefects4j } from '../../../worker/node/defects4j/defects4j-import.ts';
+import { RHINO_SOURCE_DIR } from '../../../worker/node/defects4j/closure-rhino.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { cli } from './support/repairlab-cli.ts';
 

@@ -6,8 +6,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importDefects4j, type ImportResult } from '../../../worker/benchmarks/defects4j-import.ts';
-import { revisionCommits } from '../../../worker/benchmarks/defects4j/svn-revisions.ts';
+import { importDefects4j, type ImportResult } from '../../../worker/node/defects4j/defects4j-import.ts';
+import { revisionCommits } from '../../../worker/node/defects4j/svn-revisions.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-d4j-svn-'));

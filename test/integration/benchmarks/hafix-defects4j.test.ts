@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 import { startTestRunner, type TestRunner } from '../runner/helpers.ts';
 import { createDefects4jFixture, type Defects4jFixture } from './support/defects4j-fixture.ts';
 

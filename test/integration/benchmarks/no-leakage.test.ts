@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchmarkIndex, BugSpec, toPublicBug } from '../../../worker/contracts/bug.ts';
-import { parseUnifiedDiff } from '../../../worker/benchmarks/unified-diff.ts';
+import { parseUnifiedDiff } from '../../../worker/diff/unified-diff-parse.ts';
 import { DEFAULT_OUT_DIR } from '../../../benchmarks/build.ts';
 import { git, listRefs, openBundle } from '../../../benchmarks/git.ts';
 

@@ -3,7 +3,7 @@
 // (`os::commit_memory … Not enough space`), a crash the check reported as the fix's failure.
 import { describe, expect, it } from 'vitest';
 import { CHECK_RUNNER } from '../../../worker/cli/defects4j-commands.ts';
-import { withRunner } from '../../../worker/cli/node-engine.ts';
+import { withRunner } from '../../../worker/cli/node-lab.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from '../runner/fake-workspace.ts';
 import { LAYOUT } from '../runner/projects.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunner } from '../../../runner/src/index.ts';
-import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 
 const BUG = 'textkit-1';
 let home: string;

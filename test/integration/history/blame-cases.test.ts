@@ -4,10 +4,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blame, blameLines } from '../../../worker/history/blame.ts';
-import { blameCommand } from '../../../worker/history/commands.ts';
+import { blameCommand } from '../../../worker/cli/on-disk-repo.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import type { RepoSession } from '../../../worker/repo/session.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { GitFixture, removeDir, tempDir } from '../repo/git-fixture.ts';
 import { compareBlame, gitBlame } from './parity.ts';
 

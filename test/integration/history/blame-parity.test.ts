@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blame } from '../../../worker/history/blame.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import type { RepoSession } from '../../../worker/repo/session.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { removeDir, tempDir } from '../repo/git-fixture.ts';
 import { cachedHistoryRepo } from './history-generator.ts';
 import { compareBlame, gitBlame } from './parity.ts';

@@ -2,12 +2,12 @@
 // each library's history with the git CLI (git log / git blame -L / git show), not by running this code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BugSpec } from '../../../worker/contracts/bug.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { blamelessFallbackLine, classifyBug, diffCommits, extractHistory } from '../../../worker/history/extractor.ts';
 import { fnAllNames, fnPair, flDiff, historyContext, isProgramFile } from '../../../worker/history/heuristics.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import type { RepoSession } from '../../../worker/repo/session.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { removeDir, tempDir } from '../repo/git-fixture.ts';
 
 const STRINGS = 'src/main/java/org/repairlab/textkit/Strings.java';

@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
-import { commitDetails } from '../../../worker/api/commit-details.ts';
-import { blameBugFile, historySection } from '../../../worker/api/history-explorer.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
+import { commitDetails } from '../../../worker/history/commit-details.ts';
+import { blameBugFile, historySection } from '../../../worker/bugs/bug-history.ts';
 import { gitBlame } from './parity.ts';
 
 const home = mkdtempSync(join(tmpdir(), 'repairlab-history-explorer-'));
@@ -115,7 +115,7 @@ describe('blameBugFile and historySection', () => {
 
 describe('blameBugFile of an imported Defects4J bug (reconstructed buggy commit)', () => {
   it('blames at the original revision the history reads (historyCommit), never at the reconstruction, as git blame does there', async () => {
-    const { importDefects4j } = await import('../../../worker/benchmarks/defects4j-import.ts');
+    const { importDefects4j } = await import('../../../worker/node/defects4j/defects4j-import.ts');
     const { createDefects4jFixture } = await import('../benchmarks/support/defects4j-fixture.ts');
     const root = join(home, 'd4j');
     const fixture = createDefects4jFixture(root);

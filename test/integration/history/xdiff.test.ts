@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatHunks, splitLinesKeepEol } from '../../../worker/repo/unified-diff.ts';
-import { xdiffChanges } from '../../../worker/repo/xdiff.ts';
+import { formatHunks, splitLinesKeepEol } from '../../../worker/diff/unified-diff-format.ts';
+import { xdiffChanges } from '../../../worker/diff/xdiff.ts';
 import { removeDir, tempDir } from '../repo/git-fixture.ts';
 
 const VOCAB = ['{', '}', '', '  }', '    return x;', '  int a;', 'foo();', '\tbar();', '  if (x) {', '  } else {', ...Array.from({ length: 20 }, (_, i) => `line ${i}`)];

@@ -3,7 +3,7 @@
 // by the conversation, so interleaved runs of one recording each get their own replies, any number of times.
 import { afterEach, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 import { createOpenAiProvider } from '../../../worker/llm/openai-provider.ts';
 import { createRecordingProvider } from '../../../worker/llm/recording-provider.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { GitFixture, removeDir, tempDir } from './git-fixture.ts';
 
 function gitHttpServer(projectRoot: string): Server {

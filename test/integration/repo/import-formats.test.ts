@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { GitFixture, removeDir, tempDir } from './git-fixture.ts';
 
 function filesUnder(root: string, dir = root): { path: string; bytes: Uint8Array }[] {

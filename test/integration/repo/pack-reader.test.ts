@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import { PackIndex, PackReader, findTreeEntry, parseCommit, parseTree } from '../../../worker/repo/pack-reader.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { cachedHistoryRepo } from '../history/history-generator.ts';
 import { removeDir, tempDir } from './git-fixture.ts';
 

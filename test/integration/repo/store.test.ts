@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodePlatform, packIndexOids } from '../../../worker/platform/node.ts';
-import { BundleError } from '../../../worker/repo/bundle.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
+import { GitBundleError as BundleError } from '../../../worker/repo/git-bundle.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import { GitFixture, removeDir, tempDir } from './git-fixture.ts';
 
 describe('RepoStore on the Node platform', () => {

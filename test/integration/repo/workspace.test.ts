@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceError } from '../../../worker/contracts/workspace.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import type { RepoSession } from '../../../worker/repo/session.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
-import { openWorkspace } from '../../../worker/repo/workspace.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
+import { openWorkspace } from '../../../worker/repo/git-workspace.ts';
 import { GitFixture, removeDir, tempDir } from './git-fixture.ts';
 
 const JAVA = [

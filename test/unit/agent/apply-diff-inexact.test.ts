@@ -1,7 +1,7 @@
 // A patch that applies only at another line than its header says, or only with fuzz, is reported hunk by hunk
 // (the CLI shows it with the verdict); an exact patch reports nothing.
 import { describe, expect, it } from 'vitest';
-import { applyUnifiedDiff, describeInexact } from '../../../worker/agent/apply-diff.ts';
+import { applyUnifiedDiff, describeInexact } from '../../../worker/diff/apply-diff.ts';
 import { demoWorkspace, GOOD_DIFF, SRC } from './fixtures.ts';
 
 describe('applyUnifiedDiff: inexact hunks', () => {

@@ -1,7 +1,7 @@
 // A model's diff that would make an overlay the runner refuses (over worker/contracts/overlay-limits.ts) is refused
 // when it is applied, naming the limit, the size and what to do, and the workspace stays as it was (issue 27).
 import { describe, expect, it } from 'vitest';
-import { applyUnifiedDiff, PatchApplyError } from '../../../worker/agent/apply-diff.ts';
+import { applyUnifiedDiff, PatchApplyError } from '../../../worker/diff/apply-diff.ts';
 import { MAX_OVERLAY_BYTES, MAX_OVERLAY_FILE_BYTES } from '../../../worker/contracts/overlay-limits.ts';
 import { demoWorkspace, GOOD_DIFF, SRC, SRC_TEXT } from './fixtures.ts';
 

@@ -1,16 +1,16 @@
 // Budgets that really stop a run, pause / step / resume / stop, and resuming a saved trajectory after a "reload".
 import { describe, expect, it } from 'vitest';
 import { runAgent, type AgentEvent, type RunAgentOptions } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import { RunControl } from '../../../worker/agent/run-control.ts';
-import { comparableStep } from '../../../worker/agent/record-cassette.ts';
+import { comparableStep } from '../../../worker/records/cassette-from-trajectory.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { LlmError, type LlmProvider } from '../../../worker/contracts/llm.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, hangAfter, SRC, WRONG_DIFF } from './fixtures.ts';
 import { allToolDefinitions } from '../../../worker/tools/registry.ts';
-import type { AnyTool } from '../../../worker/agent/agent-tool.ts';
+import type { AnyTool } from '../../../worker/tools/agent-tool.ts';
 
 const wrong = fence(WRONG_DIFF);
 

@@ -2,9 +2,9 @@
 // the replay reproduces the run step for step, and a changed prompt stops it at the step that changed.
 import { describe, expect, it } from 'vitest';
 import { runAgent, type RunAgentOptions } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { cassetteFromTrajectory, comparableStep } from '../../../worker/agent/record-cassette.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { cassetteFromTrajectory, comparableStep } from '../../../worker/records/cassette-from-trajectory.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { createReplayProvider } from '../../../worker/llm/replay-provider.ts';
 import { parseCassette } from '../../../worker/contracts/cassette.ts';

@@ -1,8 +1,8 @@
-// costBudgetRefusal (worker/agent/prices.ts): when a cost budget would count nothing — every way a model is named
+// costBudgetRefusal (worker/contracts/prices.ts): when a cost budget would count nothing — every way a model is named
 // before a run starts, and every explicit way out. The CLI path is in entry-points.test.ts.
 import { describe, expect, it } from 'vitest';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { costBudgetRefusal, modelNamesOf } from '../../../worker/agent/prices.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { costBudgetRefusal, modelNamesOf } from '../../../worker/contracts/prices.ts';
 
 const hafix = (overrides: Record<string, unknown> = {}) => resolveStrategy('hafixagent', { overrides }).budgets;
 const local = { kind: 'openai', baseURL: 'http://127.0.0.1:1/v1', model: 'qwen2.5-coder' } as const;

@@ -1,13 +1,13 @@
 // Every entry point applies a variant the same way, and a cost budget is never silently off — tested as a user meets
 // them: the CLI as a child process (bin/repairlab.mjs), a real OpenAI-compatible HTTP server on 127.0.0.1 for the model
-// (worker/llm/cassette-server.ts). No runner is needed: the commands here never reach one (the flag points at a
+// (worker/llm/cassette-server.node.ts). No runner is needed: the commands here never reach one (the flag points at a
 // closed port, so a call to it would fail the test).
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 
 const BUG = 'textkit-1';
 const NO_RUNNER = ['--runner', 'http://127.0.0.1:9', '--token', 'unused'];

@@ -3,7 +3,7 @@
 import { allToolDefinitions } from '../../../worker/tools/registry.ts';
 import type { ToolDefinition, ToolResult } from '../../../worker/contracts/tools.ts';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
-import type { AgentTool } from '../../../worker/agent/agent-tool.ts';
+import type { AgentTool } from '../../../worker/tools/agent-tool.ts';
 
 export interface FakeToolCall {
   name: string;

@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from '../../../worker/agent/templates.ts';
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { renderTemplate } from '../../../worker/strategies/templates.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 
 const vars = JSON.parse(readFileSync(new URL('./golden/vars.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 

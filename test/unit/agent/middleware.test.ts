@@ -1,8 +1,8 @@
 // The middleware, as a table: malformed or sloppy replies → the command the engine runs (with the
 // rectifications it records) or the format error the model is told.
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../../worker/agent/parse-reply.ts';
-import { matchName, normalisedDistance, rectifyCommand } from '../../../worker/agent/middleware/rectify.ts';
+import { parseReply } from '../../../worker/strategies/parse-reply.ts';
+import { matchName, normalisedDistance, rectifyCommand } from '../../../worker/strategies/middleware/rectify.ts';
 import { demoWorkspace, SRC } from './fixtures.ts';
 
 const json = (o: unknown) => JSON.stringify(o);

@@ -1,8 +1,8 @@
 // The one-shot strategy through the real loop, with the scripted provider and fakes for the repo and runner.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, GROUND_TRUTH, SRC, WRONG_DIFF } from './fixtures.ts';

@@ -3,9 +3,9 @@
 // whole-trajectory format still load, and an unfinished run reloaded from either format resumes.
 import { describe, expect, it, vi } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { comparableStep } from '../../../worker/agent/record-cassette.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { comparableStep } from '../../../worker/records/cassette-from-trajectory.ts';
 import {
   listTrajectoryHeaders,
   loadTrajectory,
@@ -14,11 +14,11 @@ import {
   TRAJECTORY_COLLECTION,
   TRAJECTORY_STEPS_COLLECTION,
   unfinishedRuns,
-} from '../../../worker/agent/persistence.ts';
+} from '../../../worker/records/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import type { RunEvent } from '../../../worker/engine-api.ts';
-import type { Engine } from '../../../worker/engine.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
+import type { RunEvent } from '../../../worker/contracts/runs.ts';
+import type { Engine } from '../../../worker/bugs/engine.ts';
 import type { RecordStore } from '../../../worker/contracts/platform.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';

@@ -2,9 +2,9 @@
 // rule, and context computed by a provider function.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { storeRecorder, unfinishedRuns, loadTrajectory } from '../../../worker/agent/persistence.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { storeRecorder, unfinishedRuns, loadTrajectory } from '../../../worker/records/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';

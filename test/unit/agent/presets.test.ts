@@ -2,7 +2,7 @@
 // the scripted provider, fake tools (real definitions) and the fake workspace/validator.
 import { describe, expect, it } from 'vitest';
 import { runAgent, type RunAgentOptions } from '../../../worker/agent/loop.ts';
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 import { historyRequest } from '../../../worker/history/run-context.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import type { CompletionRequest, LlmProvider } from '../../../worker/contracts/llm.ts';

@@ -1,6 +1,6 @@
 // The price table: which model name gets which price, a table read from JSON, and a run's total when a price is missing.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES, parsePriceTable, priceFor, runCosts } from '../../../worker/agent/prices.ts';
+import { DEFAULT_PRICES, parsePriceTable, priceFor, runCosts } from '../../../worker/contracts/prices.ts';
 
 describe('priceFor', () => {
   it('finds a model by name, after an OpenRouter vendor prefix, and for a dated snapshot', () => {

@@ -5,8 +5,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { RunControl } from '../../../worker/agent/run-control.ts';
 import { RunnerClient, runnerValidator } from '../../../worker/runner-client/client.ts';

@@ -1,7 +1,7 @@
 // Which runner errors are infrastructure (waited for, never shown to the model), and the wait policy's checks.
 import { describe, expect, it } from 'vitest';
 import { isRunnerOutage, runnerWaitPolicy, DEFAULT_RUNNER_WAIT } from '../../../worker/agent/runner-outage.ts';
-import { errorFromResponse, RunnerError, unreachable } from '../../../worker/runner-client/errors.ts';
+import { errorFromResponse, RunnerError, unreachable } from '../../../worker/runner-client/runner-errors.ts';
 
 describe('runner outages', () => {
   it('counts an unreachable runner, a timeout and any 5xx answer as an outage; a refused request or token is not one', () => {

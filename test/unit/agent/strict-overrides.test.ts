@@ -1,11 +1,11 @@
 // Overrides cannot misspell their way into a default run: a key StrategySpec does not have is refused at any depth,
 // naming the key and the nearest valid one (worker/contracts/strategy.ts, zod strict objects + fastest-levenshtein).
 import { describe, expect, it } from 'vitest';
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { repairAgentVariants } from '../../../worker/agent/presets/repairagent.ts';
-import { hafixAgentVariants } from '../../../worker/agent/presets/hafixagent.ts';
-import { passerineVariants } from '../../../worker/agent/presets/passerine.ts';
-import { STOP_RULES_VARIANT } from '../../../worker/agent/presets/index.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { repairAgentVariants } from '../../../worker/strategies/presets/repairagent.ts';
+import { hafixAgentVariants } from '../../../worker/strategies/presets/hafixagent.ts';
+import { passerineVariants } from '../../../worker/strategies/presets/passerine.ts';
+import { STOP_RULES_VARIANT } from '../../../worker/strategies/presets/index.ts';
 import { parseStrategySpec, unknownOverrideKeys } from '../../../worker/contracts/strategy.ts';
 
 describe('unknown override keys', () => {

@@ -3,8 +3,8 @@
 import { Template } from '@huggingface/jinja';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from '../../../worker/agent/templates.ts';
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { renderTemplate } from '../../../worker/strategies/templates.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 
 const golden = JSON.parse(readFileSync(new URL('./golden/vars.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const jinja = (source: string, vars: Record<string, unknown>) => new Template(source).render(vars);

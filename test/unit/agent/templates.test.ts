@@ -3,8 +3,8 @@
 // hand; each golden file ends with one newline that is not part of the rendered text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from '../../../worker/agent/templates.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { renderTemplate } from '../../../worker/strategies/templates.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 
 const dir = new URL('./golden/', import.meta.url);
 const vars = JSON.parse(readFileSync(new URL('vars.json', dir), 'utf8')) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plausibleAtK, runTrajectories } from '../../../worker/agent/trajectories.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from './fixtures.ts';
 

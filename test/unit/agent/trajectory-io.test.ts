@@ -1,9 +1,9 @@
 // Export/import of trajectories, and conversion of mini-swe-agent and SWE-agent files for viewing.
 import { describe, expect, it } from 'vitest';
-import { exportTrajectory, importTrajectoryFile } from '../../../worker/agent/trajectory-io.ts';
+import { exportTrajectory, importTrajectoryFile } from '../../../worker/records/trajectory-io.ts';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF } from './fixtures.ts';
 import { MINI_SWE_AGENT_SAMPLE } from '../../helpers/trajectory-samples.ts';

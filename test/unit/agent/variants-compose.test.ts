@@ -1,13 +1,13 @@
-// Variants compose (worker/agent/presets/variants.ts): for every preset, every pair of its variants in both orders —
+// Variants compose (worker/strategies/presets/preset-variants.ts): for every preset, every pair of its variants in both orders —
 // and every subset in two orders — resolves to one strategy that still shows each variant's effect, or to the same
 // refusal naming both variants, which `listPresets().refusedPairs` documents. Generated from the presets themselves,
 // so a variant added later is covered too.
 import { describe, expect, it } from 'vitest';
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { repairAgentVariants } from '../../../worker/agent/presets/repairagent.ts';
-import { hafixAgentVariants } from '../../../worker/agent/presets/hafixagent.ts';
-import { passerineVariants } from '../../../worker/agent/presets/passerine.ts';
-import { STOP_RULES_VARIANT, type Variant } from '../../../worker/agent/presets/index.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { repairAgentVariants } from '../../../worker/strategies/presets/repairagent.ts';
+import { hafixAgentVariants } from '../../../worker/strategies/presets/hafixagent.ts';
+import { passerineVariants } from '../../../worker/strategies/presets/passerine.ts';
+import { STOP_RULES_VARIANT, type Variant } from '../../../worker/strategies/presets/index.ts';
 import type { StrategySpec } from '../../../worker/contracts/strategy.ts';
 
 const DEFINITIONS: Record<string, Variant[]> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFix } from '../../../worker/benchmarks/classify.ts';
-import { faultLocalizationFromDiff, enclosingJavaMember } from '../../../worker/benchmarks/fault-localization.ts';
-import { changeBlocks, parseUnifiedDiff } from '../../../worker/benchmarks/unified-diff.ts';
+import { classifyFix } from '../../../worker/diff/fix-classification.ts';
+import { faultLocalizationFromDiff, enclosingJavaMember } from '../../../worker/diff/fix-locations.ts';
+import { changeBlocks, parseUnifiedDiff } from '../../../worker/diff/unified-diff-parse.ts';
 
 const header = (path: string) => `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n`;
 const A = 'src/main/java/p/A.java';

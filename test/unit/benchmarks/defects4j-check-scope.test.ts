@@ -2,7 +2,7 @@
 // classes by their outer class) and the trigger tests; otherwise, or when the fix run did not run the whole suite,
 // the whole suite.
 import { describe, expect, it } from 'vitest';
-import { unpatchedSelection, withTriggerOutcomes } from '../../../worker/benchmarks/defects4j/check.ts';
+import { unpatchedSelection, withTriggerOutcomes } from '../../../worker/node/defects4j/defects4j-check.ts';
 import type { BugSpec } from '../../../worker/contracts/bug.ts';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBugList, parseTestList, removeTestMethod } from '../../../worker/benchmarks/defects4j-import.ts';
+import { parseBugList, parseTestList, removeTestMethod } from '../../../worker/node/defects4j/defects4j-import.ts';
 
 describe('Defects4J importer helpers', () => {
   it('parses bug lists with ranges', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocatesThroughUnsafe, jdkInternalImports } from '../../../worker/benchmarks/defects4j/jdk-internals.ts';
+import { allocatesThroughUnsafe, jdkInternalImports } from '../../../worker/node/defects4j/jdk-internal-imports.ts';
 
 describe('the JDK-internal packages a bug\'s sources import', () => {
   it('finds com.sun.*.internal packages in single-type, on-demand and static imports, once each', () => {

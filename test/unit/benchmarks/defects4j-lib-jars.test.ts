@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { libJars, missingRevisionJars, revisionClassPath } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { libJars, missingRevisionJars, revisionClassPath } from '../../../worker/node/defects4j/build-env.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'repairlab-libjars-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

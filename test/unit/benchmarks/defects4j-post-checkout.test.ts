@@ -1,14 +1,14 @@
-// Defects4J's per-project checkout recipes (worker/benchmarks/defects4j/post-checkout.ts) on small trees written here:
+// Defects4J's per-project checkout recipes (worker/node/defects4j/post-checkout.ts) on small trees written here:
 // real files, real `git apply`; each case mirrors what the project's framework/core/Project/<P>.pm does.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHART_EXPERIMENTAL_DIR, CLOSURE_RESOURCE_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/benchmarks/defects4j/post-checkout.ts';
-import { Defects4jImportError } from '../../../worker/benchmarks/defects4j/git.ts';
-import { RHINO_SOURCE_DIR } from '../../../worker/benchmarks/defects4j/closure-rhino.ts';
-import { localeDataOf } from '../../../worker/benchmarks/defects4j-import.ts';
+import { CHART_EXPERIMENTAL_DIR, CLOSURE_RESOURCE_DIR, Defects4jRefusal, mergeJars, postCheckout, treeJarOids, type PostCheckoutContext } from '../../../worker/node/defects4j/post-checkout.ts';
+import { Defects4jImportError } from '../../../worker/node/defects4j/git.ts';
+import { RHINO_SOURCE_DIR } from '../../../worker/node/defects4j/closure-rhino.ts';
+import { localeDataOf } from '../../../worker/node/defects4j/defects4j-import.ts';
 
 let root: string;
 let projectDir: string;

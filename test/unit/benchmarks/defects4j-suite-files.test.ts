@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { suiteFiles } from '../../../worker/benchmarks/defects4j/build-env.ts';
+import { suiteFiles } from '../../../worker/node/defects4j/build-env.ts';
 
 let root: string;
 beforeEach(() => {

@@ -3,10 +3,11 @@
 // text typed by hand. RepairAgent's form replies equal the hand-written demo replies byte for byte.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../../worker/agent/parse-reply.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { DEMO_CASSETTES } from '../../../worker/agent/demo-cassettes.ts';
-import { strategyOutline, type StrategyOutline } from '../../../worker/api/strategy-outline.ts';
+import { parseReply } from '../../../worker/strategies/parse-reply.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { DEMO_CASSETTES } from '../../../worker/records/demo-cassettes.ts';
+import { strategyOutline } from '../../../worker/strategies/strategy-outline.ts';
+import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 import { argsFromFields, composeReply, outputFormatSection, ReplyFieldError, toolsAllowedIn } from '../../../src/components/classroom/compose-reply.ts';
 
 const STRINGS = 'src/main/java/org/repairlab/textkit/Strings.java';

@@ -1,8 +1,8 @@
 // The state-machine diagram's layout from real strategies: every state a node (start first, none overlapping, inside
 // the drawing), every transition drawn once with its tool named, and the lit state as a run goes.
 import { describe, expect, it } from 'vitest';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { strategyOutline } from '../../../worker/api/strategy-outline.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { strategyOutline } from '../../../worker/strategies/strategy-outline.ts';
 import { currentState, layoutStateMachine, machineOfDraft, wrapText, type DiagramLayout } from '../../../src/components/classroom/diagram-layout.ts';
 
 /** every tool name drawn on the diagram, once per transition it labels */

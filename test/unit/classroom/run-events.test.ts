@@ -4,9 +4,9 @@
 // offers that state's tools and the diagram lights it.
 import { expect, it } from 'vitest';
 import { useRunManagerHome } from '../../helpers/run-manager-home.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { strategyOutline } from '../../../worker/api/strategy-outline.ts';
-import type { RunEvent } from '../../../worker/engine-api.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { strategyOutline } from '../../../worker/strategies/strategy-outline.ts';
+import type { RunEvent } from '../../../worker/contracts/runs.ts';
 import { argsFromFields, composeReply, toolsAllowedIn } from '../../../src/components/classroom/compose-reply.ts';
 
 const lab = useRunManagerHome('classroom');

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allowLongAnswers } from '../../../worker/cli/node-engine.ts';
+import { allowLongAnswers } from '../../../worker/cli/node-lab.ts';
 
 let server: Server;
 let url: string;

@@ -23,6 +23,6 @@ describe('CLI start-up', () => {
   it('loads neither the engine, nor the contracts (zod), nor the runner before a command runs', async () => {
     const reached = await staticImportsOf('worker/cli/main.ts');
     expect(reached.size).toBeGreaterThan(3); // the walk found main.ts's own helpers
-    expect([...reached].filter((f) => /^worker\/(engine|run-manager)\.ts$|^worker\/contracts\/|^runner\/|^worker\/agent\/loop\.ts$/.test(f))).toEqual([]);
+    expect([...reached].filter((f) => /^worker\/(lab|bugs\/engine|runs\/run-manager)\.ts$|^worker\/contracts\/|^runner\/|^worker\/agent\/loop\.ts$/.test(f))).toEqual([]);
   });
 });

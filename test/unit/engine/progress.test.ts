@@ -1,7 +1,7 @@
 // Import progress is throttled before it crosses to the page: one message per object would flood the UI thread.
 import { expect, it } from 'vitest';
-import { throttleProgress } from '../../../worker/engine.ts';
-import type { ImportProgress } from '../../../worker/engine-api.ts';
+import { throttleProgress } from '../../../worker/bugs/engine.ts';
+import type { ImportProgress } from '../../../worker/contracts/repository.ts';
 
 it('passes phase changes and the last report, and at most one report per interval otherwise', () => {
   const seen: ImportProgress[] = [];

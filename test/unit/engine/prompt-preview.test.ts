@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { startRunner } from '../../../runner/src/index.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 import { estimateTokens } from '../../../worker/llm/usage-estimate.ts';
 
 const home = mkdtempSync(join(tmpdir(), 'repairlab-preview-'));

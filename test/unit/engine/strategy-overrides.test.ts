@@ -2,8 +2,8 @@
 // edited strategy exactly, the overrides hold only what changed, and a removed key is refused by name.
 import { expect, it } from 'vitest';
 import { parseStrategySpec } from '../../../worker/contracts/strategy.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { overridesBetween } from '../../../worker/api/strategy-overrides.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { overridesBetween } from '../../../worker/strategies/strategy-overrides.ts';
 
 it('round-trips an edit of prompts, states, tools and budgets through resolveStrategy', () => {
   const preset = resolveStrategy('repairagent');

@@ -8,7 +8,7 @@
 //   C        searchy    wrong    wrong
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chartTables, type ChartTables } from '../../../worker/experiments/analyses.ts';
-import { nodeJavaWasm } from '../../../worker/java/node-wasm.ts';
+import { nodeJavaWasm } from '../../../worker/java/wasm-files.node.ts';
 import { computeMetrics, loadJavaSyntax, type BugMeta, type RunInput } from '../../../worker/experiments/metrics/index.ts';
 import { COST_PER_STEP, demoBugAs, GROUND_TRUTH, scriptedRun, SCRIPTS, SRC, SRC_TEXT } from './metrics/runs.ts';
 

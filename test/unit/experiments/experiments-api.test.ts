@@ -1,21 +1,21 @@
-// The page's experiment API (worker/api/experiments.ts) over the real scheduler, RunManager, engine and records (a
+// The page's experiment API (worker/experiments/experiments-api.ts) over the real scheduler, RunManager, engine and records (a
 // temporary REPAIRLAB home), asking the real cassette server on 127.0.0.1 in replies mode. Its replies are prose, a
 // format error for the one-shot preset, so no validation runs and no runner is called. And the estimate
-// (worker/api/experiment-estimate.ts) from budgets and prices.
+// (worker/experiments/experiment-estimate.ts) from budgets and prices.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
 import { Experiments, type ExperimentEvent } from '../../../worker/experiments/scheduler.ts';
-import { ExperimentsApi } from '../../../worker/api/experiments.ts';
-import { loadTrajectory } from '../../../worker/agent/persistence.ts';
+import { ExperimentsApi } from '../../../worker/experiments/experiments-api.ts';
+import { loadTrajectory } from '../../../worker/records/persistence.ts';
 import { buildReport } from '../../../worker/experiments/report.ts';
 import { parseExperimentSpec, type ExperimentSpecInput } from '../../../worker/contracts/experiment.ts';
 import type { Platform, RunLocks } from '../../../worker/contracts/platform.ts';
-import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.ts';
+import { startCassetteServer, type CassetteServer } from '../../../worker/llm/cassette-server.node.ts';
 
 const RUNNER = { url: 'http://127.0.0.1:9', token: 'unused' };
 

@@ -2,7 +2,8 @@
 // results' tables and chart series from a report (src/components/experiments-view/).
 import { describe, expect, it } from 'vitest';
 import { parseExperimentSpec, type CellRecord } from '../../../worker/contracts/experiment.ts';
-import type { BugSummary, ExperimentReport } from '../../../worker/engine-api.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
+import type { ExperimentReport } from '../../../worker/experiments/report.ts';
 import type { Settings } from '../../../src/state/settings.ts';
 import { defaultForm, selectedBugs, specFromForm } from '../../../src/components/experiments-view/spec-form.ts';
 import { costVsSuccess, paretoFrontier, plausibleAtK, tableCsv, variantTable } from '../../../src/components/experiments-view/results-data.ts';

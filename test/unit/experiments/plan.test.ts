@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExperimentSpec, type ExperimentSpecInput } from '../../../worker/contracts/experiment.ts';
 import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants } from '../../../worker/experiments/plan.ts';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,9 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
 import { Experiments, type ExperimentEvent } from '../../../worker/experiments/scheduler.ts';
 import type { ExperimentSpecInput } from '../../../worker/contracts/experiment.ts';
 

@@ -1,15 +1,15 @@
-// Trajectory files imported AND stored (worker/api/trajectory-import.ts): a mini-swe-agent or SWE-agent file becomes a
+// Trajectory files imported AND stored (worker/records/trajectory-import.ts): a mini-swe-agent or SWE-agent file becomes a
 // run in the real record store (JSON files under a temporary home), listed by the real RunManager beside RepairLab's
 // own runs, loadable for viewing and comparing, and marked as imported with its source format.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../worker/engine.ts';
+import { Engine } from '../../../worker/bugs/engine.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import { importTrajectoryAsRun } from '../../../worker/api/trajectory-import.ts';
-import { exportTrajectory } from '../../../worker/agent/trajectory-io.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
+import { importTrajectoryAsRun } from '../../../worker/records/trajectory-import.ts';
+import { exportTrajectory } from '../../../worker/records/trajectory-io.ts';
 import { MINI_SWE_AGENT_SAMPLE } from '../../helpers/trajectory-samples.ts';
 
 const SWE_AGENT_SAMPLE = {

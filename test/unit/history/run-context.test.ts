@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { historyRequest } from '../../../worker/history/run-context.ts';
 import { DEFAULT_HEURISTIC_SETTINGS } from '../../../worker/history/heuristics.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 
 describe('historyRequest', () => {
   it('asks for nothing without history (the preset default) and for the variant heuristic with the paper defaults', () => {

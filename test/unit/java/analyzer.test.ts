@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { requireJava, type JavaAnalyzer } from '../../../worker/java/index.ts';
 
 const SOURCE = `package org.demo;

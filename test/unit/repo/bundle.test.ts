@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BundleError, parseBundleHeader, verifyPack } from '../../../worker/repo/bundle.ts';
+import { GitBundleError as BundleError, parseBundleHeader, verifyPack } from '../../../worker/repo/git-bundle.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const A = 'a'.repeat(40);

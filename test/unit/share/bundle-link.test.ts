@@ -3,8 +3,8 @@
 // a link that is not the one it was made with is refused by both hashes before anything is stored.
 import { describe, expect, it } from 'vitest';
 import { LinkError, MAX_LINK_CHARS, decodeLink } from '../../../worker/share/link-codec.ts';
-import { parseBundleUrl, refuseUnexpectedBundle } from '../../../worker/share/bundle-link.ts';
-import { BundleError } from '../../../worker/share/bundle.ts';
+import { parseBundleUrl, refuseUnexpectedBundle } from '../../../worker/share/bundle-url.ts';
+import { BundleError } from '../../../worker/contracts/bundle.ts';
 import { bundleLinkOf, type ViewSnapshot } from '../../../src/state/url-state.ts';
 
 const SHA = 'ab'.repeat(32);

@@ -1,21 +1,21 @@
-// The page's share API (worker/api/share.ts) over real record stores: an experiment written as a bundle and opened
+// The page's share API (worker/share/share-api.ts) over real record stores: an experiment written as a bundle and opened
 // in another store lists its runs by cell; a damaged bundle stores nothing; a replay of chosen runs replays only those,
 // equal to the recording, and leaves no replay record behind. The page end to end (real runner, real browser) is
 // test/e2e/share.spec.ts.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { deleteTrajectory, listTrajectoryHeaders, storeRecorder } from '../../../worker/agent/persistence.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { deleteTrajectory, listTrajectoryHeaders, storeRecorder } from '../../../worker/records/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
 import { createReplayProvider } from '../../../worker/llm/replay-provider.ts';
 import { parseCassette } from '../../../worker/contracts/cassette.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
-import { ExperimentStore } from '../../../worker/experiments/store.ts';
+import { ExperimentStore } from '../../../worker/experiments/experiment-store.ts';
 import { EXPERIMENT_SCHEMA_VERSION, type CellRecord } from '../../../worker/contracts/experiment.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
-import type { RunRequest } from '../../../worker/engine-api.ts';
-import { ShareApi, type ReplayRuns } from '../../../worker/api/share.ts';
+import type { RunRequest } from '../../../worker/contracts/runs.ts';
+import { ShareApi, type ReplayRuns } from '../../../worker/share/share-api.ts';
 import { demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from '../agent/fixtures.ts';
 
 const ID = 'exp-share-api';

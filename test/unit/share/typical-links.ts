@@ -1,7 +1,7 @@
 // The links the docs measure (docs/formats/bundle.md, "Link lengths"): for each preset, a run view with a typical
 // edit — one named variant, the system template edited (a sentence added), a smaller step budget, a cheaper
 // model with a temperature and seeds. Shared by the codec's tests and the docs check.
-import { listPresets, resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { listPresets, resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 import type { LinkStateInput } from '../../../worker/share/link-state.ts';
 
 export const EDITED_SENTENCE = '\nBefore the fix, state the root cause in one sentence and name the method it is in.\n';

@@ -2,7 +2,7 @@
 // a configuration too long for a link leaves the view in it and says so; the model travels field by field, so a key
 // beside it never does; `?bundle=` is resolved against the page.
 import { describe, expect, it } from 'vitest';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
 import { LinkError, MAX_LINK_CHARS } from '../../../worker/share/link-codec.ts';
 import { bundleUrlOf, linkModelOf, linkOf, settingsWithLinkModel, stateOfHash, type ViewSnapshot } from '../../../src/state/url-state.ts';
 import type { Settings } from '../../../src/state/settings.ts';

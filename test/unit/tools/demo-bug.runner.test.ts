@@ -8,10 +8,10 @@ import { startRunner, type RunningRunner } from '../../../runner/src/index.ts';
 import { BugSpec, toPublicBug, type PublicBug } from '../../../worker/contracts/bug.ts';
 import type { ToolContext } from '../../../worker/contracts/tools.ts';
 import type { Workspace } from '../../../worker/contracts/workspace.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
-import { openWorkspace } from '../../../worker/repo/workspace.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
+import { openWorkspace } from '../../../worker/repo/git-workspace.ts';
 import { RunnerClient, runnerValidator } from '../../../worker/runner-client/client.ts';
 import { findTool } from '../../../worker/tools/registry.ts';
 

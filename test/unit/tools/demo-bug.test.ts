@@ -8,10 +8,10 @@ import { BugSpec, toPublicBug, type PublicBug } from '../../../worker/contracts/
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import type { ToolContext, Validator } from '../../../worker/contracts/tools.ts';
 import type { Workspace } from '../../../worker/contracts/workspace.ts';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { RepoStore } from '../../../worker/repo/store.ts';
-import { openWorkspace } from '../../../worker/repo/workspace.ts';
+import { RepoStore } from '../../../worker/repo/repo-store.ts';
+import { openWorkspace } from '../../../worker/repo/git-workspace.ts';
 import { findTool } from '../../../worker/tools/registry.ts';
 import { runToolScript, standardToolScript } from '../../../worker/tools/script.ts';
 

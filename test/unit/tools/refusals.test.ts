@@ -1,6 +1,6 @@
 // Every tool refuses bad arguments with a message that names the problem, and a refused call never changes the overlay.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { TOOLKIT_NAMES, toolkit } from '../../../worker/tools/registry.ts';
 import { RANGE_PATH, TEST_PATH, demoContext } from './fixtures.ts';
 

@@ -2,7 +2,7 @@
 // test file, and an added one unless the strategy allows it (testEdits 'add'), with a message that says why and what
 // to do — so the model learns it instead of meeting the runner's 400. Nothing is written and nothing is validated.
 import { describe, expect, it } from 'vitest';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
 import type { ToolContext } from '../../../worker/contracts/tools.ts';
 import type { TestEdits } from '../../../worker/contracts/test-edits.ts';
 import { findTool } from '../../../worker/tools/registry.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initJavaForNode } from '../../../worker/java/node-wasm.ts';
+import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { findTool } from '../../../worker/tools/registry.ts';
 import { applyChange, fuzzRatio, parseChanges } from '../../../worker/tools/repairagent/patch.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';

@@ -1,10 +1,10 @@
 // The fork's plain-data helpers: the fork panel's strategy edit as ForkRequest fields (bad JSON named), the Runs
 // list's "fork of …" cell (and its text filter), and the CLI's `fork <runId> --at k --overrides …` flags.
 import { describe, expect, it } from 'vitest';
-import { describeForkModel, forkEdit } from '../../../src/components/fork/fork-choices.ts';
-import { cellText, filterRuns } from '../../../src/components/runs-list/run-rows.ts';
-import { forkRequestFromFlags } from '../../../worker/api/fork.ts';
-import type { RunSummary } from '../../../worker/run-manager.ts';
+import { describeForkModel, forkEdit } from '../../../src/components/fork-panel/fork-choices.ts';
+import { cellText, filterRuns } from '../../../src/components/runs-view/run-rows.ts';
+import { forkRequestFromFlags } from '../../../worker/cli/fork-flags.ts';
+import type { RunSummary } from '../../../worker/contracts/runs.ts';
 
 const run = (runId: string, forkOf?: RunSummary['forkOf']): RunSummary => ({
   runId,

@@ -4,16 +4,16 @@
 // compare view's step-aligned differences.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../worker/agent/presets/index.ts';
-import { applyPatchTool } from '../../../worker/agent/engine-tools.ts';
-import { deleteTrajectory, storeRecorder, TRAJECTORY_STEPS_COLLECTION } from '../../../worker/agent/persistence.ts';
+import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
+import { applyPatchTool } from '../../../worker/tools/engine-tools.ts';
+import { deleteTrajectory, storeRecorder, TRAJECTORY_STEPS_COLLECTION } from '../../../worker/records/persistence.ts';
 import { createScriptedProvider } from '../../../worker/llm/scripted-provider.ts';
-import { RunManager } from '../../../worker/run-manager.ts';
-import type { Engine } from '../../../worker/engine.ts';
+import { RunManager } from '../../../worker/runs/run-manager.ts';
+import type { Engine } from '../../../worker/bugs/engine.ts';
 import { MemoryRecordStore } from '../../../worker/platform/memory-records.ts';
 import type { Trajectory, TrajStep } from '../../../worker/contracts/trajectory.ts';
 import { BROKEN_DIFF, demoBug, demoWorkspace, FakeValidator, fence, GOOD_DIFF, WRONG_DIFF } from '../agent/fixtures.ts';
-import { configSummary, filterRuns, sortRuns } from '../../../src/components/runs-list/run-rows.ts';
+import { configSummary, filterRuns, sortRuns } from '../../../src/components/runs-view/run-rows.ts';
 import { firstFailingValidation, matchingSteps, nextMatch, stepAction, verdictKind } from '../../../src/components/trajectory-viewer/step-summary.ts';
 import { compareRows, promptDiff } from '../../../src/components/run-compare/compare-rows.ts';
 

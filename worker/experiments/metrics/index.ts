@@ -1,8 +1,8 @@
 // The papers' metrics over an experiment's trajectories (docs/metrics.md). Input: runs grouped by (variant, bug,
 // sample) and bug metadata; output: plain JSON tables. Exact and AST match need a JavaSyntax (loadJavaSyntax) and the
 // buggy text of the files the patches touch (filesToRead).
-export { computeMetrics, DEFAULT_KS } from './report.ts';
-export type { CategoryKey, CellRow, Distribution, DistanceSummary, ExcludedRun, MetricsOptions, MetricsReport, OutcomeSplit, Split, SummaryRow } from './report.ts';
+export { computeMetrics, DEFAULT_KS } from './metrics-report.ts';
+export type { CategoryKey, CellRow, Distribution, DistanceSummary, ExcludedRun, MetricsOptions, MetricsReport, OutcomeSplit, Split, SummaryRow } from './metrics-report.ts';
 export { CATEGORIES, checkInput } from './input.ts';
 export type { BugMeta, MetricsInput, RunInput } from './input.ts';
 export { passAtK, meanPassAtK } from './pass-at-k.ts';

@@ -7,7 +7,7 @@ import type { ToolContext, ToolResult } from '../../contracts/tools.ts';
 import { ToolRefusal, failingFirst, formatValidation, normalizePath, splitText } from '../common.ts';
 import { parseChanges, type FileChange, type WriteFixMode } from './patch.ts';
 import { applyPatch } from './apply-patch.ts';
-import { sampleVariants, type VariantOutcome } from './variants.ts';
+import { sampleVariants, type VariantOutcome } from './fix-variants.ts';
 
 export function writeFixMode(ctx: ToolContext): WriteFixMode {
   return ctx.settings.writeFixMode === 'paper' ? 'paper' : 'code';

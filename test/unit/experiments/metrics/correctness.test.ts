@@ -2,7 +2,7 @@
 // of a final patch against the developers' fix, both applied to the buggy Clamp.java of the demo project.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTwoFilesPatch } from 'diff';
-import { nodeJavaWasm } from '../../../../worker/java/node-wasm.ts';
+import { nodeJavaWasm } from '../../../../worker/java/wasm-files.node.ts';
 import { comparePatches, filesToRead, patchedFiles } from '../../../../worker/experiments/metrics/correctness.ts';
 import { loadJavaSyntax, type JavaSyntax } from '../../../../worker/experiments/metrics/java-syntax.ts';
 import { GROUND_TRUTH, SRC, SRC_TEXT, TEST } from './runs.ts';

@@ -9,7 +9,7 @@
 // fix: 4 steps, plausible, exact + AST match · fixWithComment: 4 steps, plausible, AST match only ·
 // wrong: 3 steps, implausible, edits Clamp.java · searchy: 5 steps, implausible, 3 searches then edits README.md
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeJavaWasm } from '../../../../worker/java/node-wasm.ts';
+import { nodeJavaWasm } from '../../../../worker/java/wasm-files.node.ts';
 import { computeMetrics, filesToRead, loadJavaSyntax, type BugMeta, type JavaSyntax, type MetricsReport, type RunInput } from '../../../../worker/experiments/metrics/index.ts';
 import { parseTrajectory, type Trajectory } from '../../../../worker/contracts/trajectory.ts';
 import { demoBugAs, GROUND_TRUTH, scriptedRun, SCRIPTS, SRC, SRC_TEXT, TEST } from './runs.ts';

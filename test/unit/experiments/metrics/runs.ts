@@ -4,7 +4,7 @@
 import type { PublicBug } from '../../../../worker/contracts/bug.ts';
 import { parseTrajectory, type Trajectory } from '../../../../worker/contracts/trajectory.ts';
 import { runAgent } from '../../../../worker/agent/loop.ts';
-import { resolveStrategy } from '../../../../worker/agent/presets/index.ts';
+import { resolveStrategy } from '../../../../worker/strategies/presets/index.ts';
 import { createScriptedProvider } from '../../../../worker/llm/scripted-provider.ts';
 import { passerineTools } from '../../../../worker/tools/passerine/index.ts';
 import { hafixTools } from '../../../../worker/tools/hafixagent/index.ts';

@@ -1,0 +1,165 @@
+import { LitElement, html } from 'lit';
+import type { BugSummary, BugView } from '../../../worker/contracts/bug-view.ts';
+import type { ImportProgress } from '../../../worker/contracts/repository.ts';
+import { Comlink, getEngine } from '../../engine-client.ts';
+import { describeDemo, fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../../state/settings.ts';
+import { panelStyles } from '../shared-styles.ts';
+import '../bug-browser/bug-browser.ts';
+import '../bug-detail/bug-detail.ts';
+import '../run-view/run-view.ts';
+import type { PresetChoice, RunChoices } from '../run-view/run-choices.ts';
+import '../settings-panel/settings-panel.ts';
+import '../runs-view/runs-view.ts';
+import '../repos-view/repos-view.ts';
+import '../runner-status/runner-status.ts';
+import '../strategy-editor/strategy-editor.ts';
+import '../experiments-view/experiments-view.ts';
+import '../share/share-bar/share-bar.ts';
+import { appStyles } from './app.styles.ts';
+
+type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments';
+
+/**
+ * @summary The app shell: header (runner status, tabs, share bar) and the tab shown — bug browser + bug detail + run
+ * view, Runs, Experiments, Strategy editor, Repositories, Settings.
+ *
+ * It owns the settings, the bug list and the presets, and answers its children's events: `bug-selected`,
+ * `settings-changed`, `repos-changed`, `open-run`.
+ *
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --line - border and rule colour
+ */
+export class RlApp extends LitElement {
+  static override properties = {
+    tab: { state: true },
+    bugs: { state: true },
+    selected: { state: true },
+    view: { state: true },
+    progress: { state: true },
+    error: { state: true },
+    settings: { state: true },
+    endpoints: { state: true },
+    presets: { state: true },
+    bugsLoaded: { state: true },
+    strategyOpened: { state: true },
+  };
+  declare tab: Tab;
+  declare bugs: BugSummary[];
+  declare selected: string | undefined;
+  declare view: BugView | undefined;
+  declare progress: ImportProgress | undefined;
+  declare error: string | undefined;
+  declare settings: Settings | undefined;
+  declare endpoints: ModelEndpointChoice[];
+  declare presets: PresetChoice[];
+  declare bugsLoaded: boolean;
+  /** the Strategy editor was opened once: it then stays in the page (hidden on other tabs) so unsaved edits survive */
+  declare strategyOpened: boolean;
+
+  constructor() {
+    super();
+    this.tab = 'bugs';
+    this.bugs = [];
+    this.endpoints = [];
+    this.presets = [];
+    this.bugsLoaded = false;
+  }
+
+  static override styles = [panelStyles, appStyles];
+
+  override async connectedCallback() {
+    super.connectedCallback();
+    const runtime = await fetchRuntimeConfig();
+    this.endpoints = runtime.modelEndpoints ?? [];
+    this.settings = loadSettings(runtime);
+    try {
+      const engine = getEngine();
+      [this.bugs, this.presets] = await Promise.all([engine.listBugs(), engine.listPresets()]);
+    } catch (e) {
+      this.error = `The engine could not list the bundled bugs: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      this.bugsLoaded = true;
+    }
+  }
+
+  private async selectBug(id: string) {
+    this.selected = id;
+    this.view = undefined;
+    this.error = undefined;
+    try {
+      this.view = await getEngine().bugView(id, Comlink.proxy((p: ImportProgress) => (this.progress = p)));
+      this.bugs = this.bugs.map((b) => (b.id === id ? { ...b, imported: true } : b));
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.progress = undefined;
+    }
+  }
+
+  private refreshBugs = async () => {
+    this.bugs = await getEngine().listBugs();
+  };
+
+  private makeRequest = (bugId: string, preset: string, choices: RunChoices) => {
+    const s = this.settings!;
+    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner, ...(s.prices ? { prices: s.prices } : {}) };
+  };
+
+  /** An experiment's cell opens its run in the Runs view (the way a click on the run's row there opens it). */
+  private async openRun(runId: string) {
+    this.tab = 'runs';
+    await this.updateComplete;
+    await this.renderRoot.querySelector<HTMLElement & { show(runId: string): Promise<void> }>('rl-runs-view')?.show(runId);
+  }
+
+  private renderMain() {
+    if (this.tab === 'settings' && this.settings)
+      return html`<main class="single"><rl-settings-panel .settings=${this.settings} .endpoints=${this.endpoints}
+        @settings-changed=${(e: CustomEvent<Settings>) => (this.settings = e.detail)}></rl-settings-panel></main>`;
+    if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
+    if (this.tab === 'experiments')
+      return html`<main class="single wide"><rl-experiments-view .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings} @open-run=${(e: CustomEvent<string>) => this.openRun(e.detail)}></rl-experiments-view></main>`;
+    if (this.tab === 'strategy') return '';
+    if (this.tab === 'repositories')
+      return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
+    return html`<main>
+      <rl-bug-browser .bugs=${this.bugs} .loading=${!this.bugsLoaded} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
+      <div class="stack">
+        ${this.error ? html`<div class="error" data-testid="app-error">${this.error}</div>` : ''}
+        ${this.progress ? html`<div class="panel muted" data-testid="import-progress">Importing repository: ${this.progress.phase} ${this.progress.loaded}${this.progress.total ? ` / ${this.progress.total}` : ''}</div>` : ''}
+        ${this.view ? html`<rl-bug-detail .view=${this.view}></rl-bug-detail>
+          ${this.settings?.modelKind === 'endpoint' && this.settings.model.demo
+            ? html`<div class="panel active-demo" data-testid="run-active-demo">Model: demo recording <b>${describeDemo(this.settings.model.demo)}</b></div>`
+            : ''}
+          <rl-run-view .bugId=${this.selected} .presets=${this.presets} .makeRequest=${this.makeRequest}
+            .demo=${this.settings?.modelKind === 'endpoint' ? this.settings.model.demo : undefined}></rl-run-view>` : ''}
+        ${!this.selected && !this.error ? html`<div class="panel muted">Pick a bug to see its report, failing test and buggy code, then run an agent on it.</div>` : ''}
+      </div>
+    </main>`;
+  }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('tab') && this.tab === 'strategy') this.strategyOpened = true;
+  }
+
+  override render() {
+    return html`<header>
+        <h1>RepairLab</h1>
+        <rl-runner-status .runner=${this.settings?.runner}></rl-runner-status>
+        <nav>
+          <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
+          <button aria-current=${this.tab === 'runs' ? 'page' : 'false'} @click=${() => (this.tab = 'runs')}>Runs</button>
+          <button aria-current=${this.tab === 'experiments' ? 'page' : 'false'} @click=${() => (this.tab = 'experiments')}>Experiments</button>
+          <button aria-current=${this.tab === 'strategy' ? 'page' : 'false'} @click=${() => (this.tab = 'strategy')}>Strategy editor</button>
+          <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${() => (this.tab = 'repositories')}>Repositories</button>
+          <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>
+        </nav>
+        <rl-share-bar .app=${this}></rl-share-bar>
+      </header>
+      ${this.renderMain()}
+      ${this.tab === 'strategy' || this.strategyOpened
+        ? html`<main class="single wide" ?hidden=${this.tab !== 'strategy'}><rl-strategy-editor .bugs=${this.bugs} .presets=${this.presets} .bugId=${this.selected}></rl-strategy-editor></main>`
+        : ''}`;
+  }
+}
+customElements.define('rl-app', RlApp);

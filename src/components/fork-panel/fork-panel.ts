@@ -1,0 +1,174 @@
+import { LitElement, html } from 'lit';
+import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
+import type { ModelSettings } from '../../../worker/contracts/run-settings.ts';
+import type { RunEvent } from '../../../worker/contracts/runs.ts';
+import { Comlink, getEngine } from '../../engine-client.ts';
+import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type Settings } from '../../state/settings.ts';
+import { loadVariants, type SavedVariant } from '../../state/variants.ts';
+import { panelStyles } from '../shared-styles.ts';
+import { describeForkModel, forkEdit, type ForkEditChoice } from './fork-choices.ts';
+import '../run-compare/run-compare.ts';
+import { forkPanelStyles } from './fork-panel.styles.ts';
+
+/**
+ * @summary "Fork from here": a new run that replays the first `step` steps of `parent` from its record, then goes on
+ * with the model chosen here (the one in Settings, or a person).
+ *
+ * When it ends it opens beside its parent in the compare view.
+ *
+ * @fires fork-finished - {string} the fork's run id, once it ended (bubbles, composed)
+ *
+ * @cssproperty --line - border and rule colour
+ */
+export class RlForkPanel extends LitElement {
+  static override properties = {
+    parent: { attribute: false },
+    step: { type: Number },
+    edit: { state: true },
+    person: { state: true },
+    running: { state: true },
+    forkId: { state: true },
+    stepsDone: { state: true },
+    humanPrompt: { state: true },
+    error: { state: true },
+    compared: { state: true },
+  };
+  declare parent: Trajectory;
+  /** 1-based: the parent's steps replayed */
+  declare step: number;
+  declare edit: 'none' | 'variant' | 'overrides';
+  /** a person plays the model from step k + 1 (else: the model in Settings) */
+  declare person: boolean;
+  declare running: boolean;
+  declare forkId: string | undefined;
+  declare stepsDone: number;
+  declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
+  declare error: string | undefined;
+  /** parent and fork, once the fork ended: shown side by side */
+  declare compared: string[] | undefined;
+  private settings: Settings | undefined;
+  private variants: SavedVariant[] = [];
+
+  constructor() {
+    super();
+    this.step = 1;
+    this.edit = 'none';
+    this.person = false;
+    this.running = false;
+    this.stepsDone = 0;
+  }
+
+  static override styles = [panelStyles, forkPanelStyles];
+
+  override async connectedCallback() {
+    super.connectedCallback();
+    this.variants = loadVariants();
+    this.settings = loadSettings(await fetchRuntimeConfig());
+    this.requestUpdate();
+  }
+
+  private choice(): ForkEditChoice {
+    if (this.edit === 'variant') {
+      const name = this.renderRoot.querySelector<HTMLSelectElement>('select[name="fork-variant"]')?.value;
+      const variant = this.variants.find((v) => v.name === name);
+      if (!variant) throw new Error('Fork: pick a saved variant (the Strategy editor saves them), or choose another edit.');
+      return { kind: 'variant', variant };
+    }
+    if (this.edit === 'overrides') return { kind: 'overrides', text: this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name="fork-overrides"]')?.value ?? '' };
+    return { kind: 'none' };
+  }
+
+  private model(): ModelSettings {
+    if (this.person) return { kind: 'human' };
+    if (!this.settings) throw new Error('The settings are still loading: try again in a moment.');
+    return modelSettingsFor(this.settings);
+  }
+
+  private onEvent = (e: RunEvent) => {
+    if (e.type === 'run-started') this.forkId = e.runId;
+    else if (e.type === 'step') this.stepsDone++;
+    else if (e.type === 'human-turn') this.humanPrompt = { step: e.step, messages: e.messages };
+    else if (e.type === 'run-failed') this.error = e.error;
+  };
+
+  private async start() {
+    this.error = undefined;
+    this.compared = undefined;
+    this.stepsDone = 0;
+    try {
+      const request = { runId: this.parent.runId, atStep: this.step, ...forkEdit(this.choice()), model: this.model(), runner: this.settings!.runner };
+      this.running = true;
+      const fork = await getEngine().forkRun(request, Comlink.proxy(this.onEvent));
+      this.compared = [this.parent.runId, fork.runId];
+      this.dispatchEvent(new CustomEvent('fork-finished', { detail: fork.runId, bubbles: true, composed: true }));
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.running = false;
+      this.humanPrompt = undefined;
+    }
+  }
+
+  private async stop() {
+    if (!this.forkId) return;
+    this.humanPrompt = undefined;
+    await getEngine().stopRun(this.forkId);
+  }
+
+  private async reply() {
+    const box = this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name="fork-human-reply"]');
+    if (!this.forkId || !box) return;
+    this.humanPrompt = undefined;
+    await getEngine().submitHumanReply(this.forkId, box.value);
+  }
+
+  private renderForm() {
+    const settingsModel = this.settings ? (() => {
+      try {
+        return describeForkModel(modelSettingsFor(this.settings));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })() : 'loading…';
+    return html`
+      <fieldset><legend>Strategy edit</legend>
+        <label><input type="radio" name="fork-edit" value="none" .checked=${this.edit === 'none'} @change=${() => (this.edit = 'none')} />none: the parent's strategy as recorded</label>
+        <label><input type="radio" name="fork-edit" value="variant" .checked=${this.edit === 'variant'} ?disabled=${!this.variants.length} @change=${() => (this.edit = 'variant')} />a saved variant${this.variants.length ? '' : ' (none saved yet: the Strategy editor saves them)'}</label>
+        ${this.edit === 'variant' ? html`<select name="fork-variant" aria-label="saved variant">${this.variants.map((v) => html`<option value=${v.name}>${v.name} (${v.preset})</option>`)}</select>` : ''}
+        <label><input type="radio" name="fork-edit" value="overrides" .checked=${this.edit === 'overrides'} @change=${() => (this.edit = 'overrides')} />JSON overrides, merged over the parent's</label>
+        ${this.edit === 'overrides' ? html`<textarea name="fork-overrides" aria-label="fork overrides" placeholder='{"budgets": {"maxSteps": 10}}'></textarea>` : ''}
+      </fieldset>
+      <fieldset><legend>Model from step ${this.step + 1}</legend>
+        <label><input type="radio" name="fork-model" value="settings" .checked=${!this.person} @change=${() => (this.person = false)} />the model in Settings (${settingsModel})</label>
+        <label><input type="radio" name="fork-model" value="human" .checked=${this.person} @change=${() => (this.person = true)} />a person plays the model (you)</label>
+      </fieldset>
+      <div class="actions"><button class="primary" name="start-fork" @click=${this.start}>Start the fork</button>
+        <span class="muted">Steps 1–${this.step} are replayed from run ${this.parent.runId}'s record (its replies, the same tool calls).</span></div>`;
+  }
+
+  private renderRunning() {
+    const p = this.humanPrompt;
+    return html`<div class="actions" role="status" data-testid="fork-progress" data-steps=${this.stepsDone}>
+        Fork ${this.forkId ?? ''}: ${this.stepsDone} step${this.stepsDone === 1 ? '' : 's'} so far
+        <button name="stop-fork" ?disabled=${!this.forkId} @click=${this.stop}>Stop</button></div>
+      ${p
+        ? html`<div data-testid="fork-human-turn"><h3>You are the model — step ${p.step + 1}</h3>
+            ${p.messages.map((m) => html`<div class="muted">${m.role}</div><pre>${m.content}</pre>`)}
+            <textarea name="fork-human-reply" aria-label="your reply as the model" placeholder="Type the model's reply"></textarea>
+            <button class="primary" name="send-fork-reply" @click=${this.reply}>Send reply</button></div>`
+        : ''}`;
+  }
+
+  override render() {
+    // keys typed here are the form's, not the viewer's step navigation (j/k, Enter, /)
+    return html`<div class="panel" data-testid="fork-panel" @keydown=${(e: KeyboardEvent) => e.stopPropagation()}>
+      <h3>Fork run ${this.parent.runId} from step ${this.step}</h3>
+      ${this.error ? html`<div class="error" role="alert" data-testid="fork-error">${this.error}</div>` : ''}
+      ${this.running ? this.renderRunning() : this.renderForm()}
+      ${this.compared
+        ? html`<h3>The fork beside its parent</h3><rl-run-compare data-testid="fork-compare" .runIds=${this.compared}></rl-run-compare>`
+        : ''}
+    </div>`;
+  }
+}
+customElements.define('rl-fork-panel', RlForkPanel);
