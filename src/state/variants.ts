@@ -1,4 +1,4 @@
-// Saved strategy variants: a name, the preset it edits and the edit as overrides of that preset (worker/api/
+// Saved strategy variants: a name, the preset it edits and the edit as overrides of that preset (worker/strategies/
 // strategy-overrides.ts), kept in this browser's localStorage. localStorage rather than IndexedDB through the engine:
 // a handful of small JSON objects the page reads synchronously when it draws the editor and the run panel, like the
 // settings beside them; the engine needs none of them until a run request carries the overrides.

@@ -5,7 +5,7 @@ import { STRATEGY_SCHEMA_VERSION } from '../contracts/strategy.ts';
 import { REPAIRLAB_VERSION, TRAJECTORY_SCHEMA_VERSION, type Outcome, type Trajectory, type TrajStep } from '../contracts/trajectory.ts';
 import type { Overlay, Workspace } from '../contracts/workspace.ts';
 import type { PromptHasher } from '../llm/prompt-hash.ts';
-import type { RunAgentOptions } from './loop.ts';
+import type { RunAgentOptions } from './agent-events.ts';
 import { memorySnapshot, type LoopMemory } from './loop-memory.ts';
 import type { PriceTable } from '../contracts/prices.ts';
 import { publicModelConfig } from './run-config.ts';

@@ -3,7 +3,7 @@
 // model — and when the retries run out the run is set aside, resumable.
 import type { Validator } from '../contracts/tools.ts';
 import type { RunnerOutage, Trajectory, TrajStep } from '../contracts/trajectory.ts';
-import type { AgentEvent } from './loop.ts';
+import type { AgentEvent } from './agent-events.ts';
 import type { RunRecorder } from './run-recorder.ts';
 import { guardValidator, runnerWaitPolicy, type GuardedValidator, type RunnerWaitPolicy } from './runner-outage.ts';
 

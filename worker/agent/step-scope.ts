@@ -16,7 +16,7 @@ import { PromptHasher } from '../llm/prompt-hash.ts';
 import type { AnyTool } from '../tools/agent-tool.ts';
 import type { ToolRun } from './after-tool.ts';
 import { EngineTime } from './engine-time.ts';
-import type { AgentEvent } from './loop.ts';
+import type { AgentEvent } from './agent-events.ts';
 import type { End, LoopMemory } from './loop-memory.ts';
 import { callModel, modelFailure } from './model-call.ts';
 import type { runCosts } from '../contracts/prices.ts';

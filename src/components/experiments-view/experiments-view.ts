@@ -1,6 +1,6 @@
 // The Experiments tab: the experiments in this browser (an unfinished one — a reload, a crash, a stop — offers
 // Resume), a builder for a new one, and the open experiment: progress, pause / resume / stop, the live matrix and
-// the results. Events stream from the worker (worker/api/experiments.ts) while this tab is open.
+// the results. Events stream from the worker (worker/experiments/experiments-api.ts) while this tab is open.
 import { LitElement, html } from 'lit';
 import type { CellRecord, ExperimentSpec } from '../../../worker/contracts/experiment.ts';
 import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
@@ -24,7 +24,7 @@ const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `
  * @summary The Experiments tab: the experiments in this browser (an unfinished one offers Resume), a builder for a new
  * one, and the open experiment — progress, pause / resume / stop, the live matrix and the results.
  *
- * Events stream from the worker (worker/api/experiments.ts) while the tab is open. `open-run` from the matrix bubbles
+ * Events stream from the worker (worker/experiments/experiments-api.ts) while the tab is open. `open-run` from the matrix bubbles
  * through it to the app shell.
  *
  * @cssproperty --line - border and rule colour

@@ -42,14 +42,7 @@ const PAGE_CEILING = WORKER_LAYERS.findIndex((l) => l.name === 'lab/node');
 /** …and from the lab only the type of the API the worker exposes (worker-entry.ts exposes `lab.api`). */
 const PAGE_TYPE_ONLY = ['worker/lab.ts'];
 
-/**
- * The one allowed back edge, type-only: the loop's own helpers beside it read its option and event types
- * (RunAgentOptions, AgentEvent), which loop.ts declares. They go once those types move out of loop.ts, which the
- * loop's refactor owns; until then such an edge must stay type-only and inside worker/agent/ (a value import back into
- * the loop is not excepted: it stays in the graph, and the cycle check fails on it).
- */
 const LOOP = 'worker/agent/loop.ts';
-const isLoopTypeBackEdge = (from: string, e: Edge) => e.to === LOOP && e.kind === 'type' && from.startsWith('worker/agent/');
 
 /** Where Node built-ins may be imported. */
 const NODE_ALLOWED = (f: string) => f.startsWith('worker/cli/') || f.startsWith('worker/platform/') || f.startsWith('worker/node/') || f.endsWith('.node.ts') || f.startsWith('runner/');
@@ -181,7 +174,7 @@ describe('the import graph', () => {
   });
 
   it('has no cycle, type imports included', () => {
-    const edgesOf = (f: string) => graph.get(f)!.edges.filter((e) => !isLoopTypeBackEdge(f, e)).map((e) => e.to);
+    const edgesOf = (f: string) => graph.get(f)!.edges.map((e) => e.to);
     expect(cycles(edgesOf)).toEqual([]);
   });
 
@@ -193,7 +186,6 @@ describe('the import graph', () => {
     const upward: string[] = [];
     for (const from of workerFiles) {
       for (const e of graph.get(from)!.edges) {
-        if (isLoopTypeBackEdge(from, e)) continue;
         if (e.to.startsWith('worker/') && layerOf(e.to) > layerOf(from)) {
           upward.push(`${from} (${WORKER_LAYERS[layerOf(from)]!.name}) → ${e.to} (${WORKER_LAYERS[layerOf(e.to)]!.name})`);
         }

@@ -1,6 +1,6 @@
 // Builds an experiment: bugs (the bug browser's filter fields, or ids), variant rows (preset, its named variants,
 // overrides JSON), samples, budgets and concurrency — or a pasted spec. Before it starts, the engine's estimate of the
-// model calls and cost (worker/api/experiment-estimate.ts). Emits `experiment-started` with the experiment's id.
+// model calls and cost (worker/experiments/experiment-estimate.ts). Emits `experiment-started` with the experiment's id.
 import { LitElement, html } from 'lit';
 import type { BugSummary } from '../../../../worker/contracts/bug-view.ts';
 import type { ExperimentEstimate } from '../../../../worker/experiments/experiment-estimate.ts';

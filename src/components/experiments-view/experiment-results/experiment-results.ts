@@ -39,7 +39,7 @@ export class RlExperimentResults extends LitElement {
     URL.revokeObjectURL(url);
   }
 
-  /** The self-contained HTML report (tables, charts, every run's steps), made by the engine (worker/api/report-files.ts). */
+  /** The self-contained HTML report (tables, charts, every run's steps), made by the engine (worker/experiments/report-files.ts). */
   private async downloadHtml() {
     this.fileError = undefined;
     try {

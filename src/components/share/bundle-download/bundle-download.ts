@@ -1,4 +1,4 @@
-// "Download bundle": an experiment as one file (worker/api/share.ts) — its spec, cells, every run and the model's
+// "Download bundle": an experiment as one file (worker/share/share-api.ts) — its spec, cells, every run and the model's
 // recorded replies — that anyone can open and replay with no key and no model.
 import { LitElement, html } from 'lit';
 import { getEngine } from '../../../engine-client.ts';

@@ -1,4 +1,4 @@
-// The prompt preview panel: asks the engine worker (worker/api/prompt-preview.ts) for the messages a run's first cycle
+// The prompt preview panel: asks the engine worker (worker/strategies/first-prompt.ts) for the messages a run's first cycle
 // would send for the bug, the edited strategy and the chosen state, and shows them with the token estimate and the
 // differences from the preset's rendering. Requests follow the edits; an answer to an older edit is dropped.
 import { LitElement, html } from 'lit';
