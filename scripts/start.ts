@@ -9,7 +9,9 @@ const appPort = Number(env.REPAIRLAB_APP_PORT ?? 5173);
 const runnerPort = Number(env.REPAIRLAB_RUNNER_PORT ?? 8765);
 const appOrigin = `http://127.0.0.1:${appPort}`;
 
-const runner = await startRunner({ port: runnerPort, allowedOrigins: [appOrigin], token: env.REPAIRLAB_RUNNER_TOKEN });
+// the token: REPAIRLAB_RUNNER_TOKEN, else the one the runner keeps in its data directory (the same after a restart);
+// the page gets it from /runtime-config.json, and reads it there again when the runner refuses the one it has
+const runner = await startRunner({ port: runnerPort, allowedOrigins: [appOrigin], token: env.REPAIRLAB_RUNNER_TOKEN || undefined });
 
 // One local OpenAI-compatible endpoint per recorded demo run (public/cassettes/*.cassette.json); each answers
 // by the conversation, so every browser can replay every demo as often as it likes.
@@ -24,7 +26,7 @@ const app = await startAppServer({
   },
 });
 
-console.log(`runner:      ${runner.url}  isolation: ${JSON.stringify(runner.isolation)}`);
+console.log(`runner:      ${runner.url}  isolation: ${JSON.stringify(runner.isolation)}  token: ${runner.tokenFile ? `kept in ${runner.tokenFile} (the page is given it)` : 'REPAIRLAB_RUNNER_TOKEN'}`);
 for (const m of demos.endpoints) console.log(`demo model:  ${m.baseURL}  ${m.name}`);
 console.log(`\nRepairLab is running: open ${app.url}\n(Ctrl-C stops everything)`);
 

@@ -1,8 +1,9 @@
 // The runner's data directory at start: created with permissions the sandbox user can traverse (or refused with what
-// to do), and swept of what earlier runs left behind (half-written blobs and trees, dead workers' directories).
-import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+// to do), swept of what earlier runs left behind (half-written blobs and trees, dead workers' directories), and the
+// keeper of the runner's token between starts (runner-token, 0600).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { constants, existsSync, statSync } from 'node:fs';
+import { chmod, link, lstat, mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -119,4 +120,86 @@ export async function sweepLeftovers(dataDir: string, othersAlive: boolean): Pro
   for (const name of await entries(path.join(dataDir, 'work'))) doomed.push(path.join(dataDir, 'work', name));
   await Promise.all(doomed.map((p) => rm(p, { recursive: true, force: true })));
   return doomed;
+}
+
+/** The file in the data directory that keeps the runner's token between starts (mode 0600, never in a sandbox). */
+export const TOKEN_FILE = 'runner-token';
+
+export interface KeptToken {
+  token: string;
+  /** where it is kept */
+  file: string;
+  /** made by this start (none was kept, or the kept one was not safe to reuse) */
+  created: boolean;
+  /** why a kept token was replaced, for the log */
+  replaced?: string;
+}
+
+const newToken = () => randomBytes(24).toString('base64url');
+/** what a token this runner made looks like; anything else in the file is not one of ours */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,200}$/;
+
+/**
+ * The runner's token for `dataDir`: the one kept in <dataDir>/runner-token, or a new random one written there (0600).
+ * Why kept: a restarted runner (`npm start`, `npm run runner`) keeps its token, so an open page, a CLI's
+ * --token or a run waiting for the runner goes on without being told a new one.
+ *
+ * Only a file this user owns, that nobody else can read or write (mode 0600) and that holds a token is reused: one
+ * others could read may have been read, so it is replaced by a new token (said in `replaced`). A file this process
+ * cannot trust at all — another user's, a symbolic link, not a regular file — stops the start with what to do,
+ * since replacing it is not ours to do either. The sandbox never sees the file: it is bound only trees/, harness/,
+ * work/ and the uploaded jars (sandbox.ts).
+ */
+export async function keptToken(dataDir: string): Promise<KeptToken> {
+  const file = path.join(dataDir, TOKEN_FILE);
+  const existing = await readKeptToken(file);
+  if (existing.token !== undefined) return { token: existing.token, file, created: false };
+  if (existing.unsafe) await rm(file, { force: true });
+  // written whole under a temporary name, then linked into place: a runner starting at the same moment either
+  // finds no file or a complete one, and the first link wins (the loser reads the winner's token)
+  const token = newToken();
+  const tmp = `${file}.tmp-${process.pid}-${randomUUID()}`;
+  await writeFile(tmp, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    await chmod(tmp, 0o600); // the mode of writeFile is filtered by the umask; 0600 is what it must be
+    await link(tmp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const winner = await readKeptToken(file);
+    if (winner.token === undefined) throw new DataDirError(`${file} appeared while this runner was writing its token, and cannot be used (${winner.unsafe ?? 'empty'}). Remove it and start the runner again.`);
+    return { token: winner.token, file, created: false };
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return { token, file, created: true, ...(existing.unsafe ? { replaced: existing.unsafe } : {}) };
+}
+
+/** The kept token, or why the file there cannot be reused (`unsafe`: replace it), or nothing there at all. */
+async function readKeptToken(file: string): Promise<{ token?: string; unsafe?: string }> {
+  let st;
+  try {
+    st = await lstat(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  if (st.isSymbolicLink() || !st.isFile()) {
+    throw new DataDirError(`${file} is not a regular file (${st.isSymbolicLink() ? 'a symbolic link' : 'a directory or device'}); the runner keeps its token there. Remove it, or start the runner with another --data-dir.`);
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && st.uid !== uid) {
+    throw new DataDirError(
+      `${file} belongs to uid ${st.uid}, not to this user (uid ${uid}): whoever wrote it knows the token it holds. ` +
+        'Remove it, or start the runner with --data-dir in a directory of your own.',
+    );
+  }
+  if ((st.mode & 0o077) !== 0) return { unsafe: `${file} had mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}, readable or writable by other users` };
+  // O_NOFOLLOW: the file checked above is the file read, even if the path was swapped for a link in between
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const token = (await handle.readFile('utf8')).trim();
+    return TOKEN_SHAPE.test(token) ? { token } : { unsafe: `${file} did not hold a token` };
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,5 +1,4 @@
 // startRunner: the runner service in-process (tests, the start script) — see main.ts for the command line.
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,7 +6,7 @@ import path from 'node:path';
 import { RUNNER_API_VERSION, type Health, type Isolation } from '../../worker/contracts/runner-api.ts';
 import type { JitMode, RunnerContext } from './context.ts';
 import { DEFAULT_GIT_HOSTS } from './cors-proxy.ts';
-import { markRunner, otherRunnersAlive, prepareDataDir, sweepLeftovers } from './data-dir.ts';
+import { keptToken, markRunner, otherRunnersAlive, prepareDataDir, sweepLeftovers } from './data-dir.ts';
 import { buildHarness, jdkVersion, missingJars, JAVA_DIR } from './java-env.ts';
 import { openSandbox, type SandboxBackend } from './sandbox.ts';
 import { createHandler } from './server.ts';
@@ -22,7 +21,10 @@ export interface RunnerOptions {
   port?: number;
   /** bind address; default 127.0.0.1 */
   host?: string;
-  /** bearer token; generated when absent */
+  /**
+   * bearer token; when absent, the one kept in the data directory (runner-token, 0600), made on the first start, so
+   * a restart on the same data directory keeps it. A given token is used as is and never written to disk.
+   */
   token?: string;
   /** browser origins allowed by CORS (e.g. http://127.0.0.1:5173) */
   allowedOrigins?: string[];
@@ -50,6 +52,8 @@ export interface RunnerOptions {
 export interface RunningRunner {
   url: string;
   token: string;
+  /** the file that keeps the token between starts (absent: the token was given) */
+  tokenFile?: string;
   isolation: Isolation;
   close(): Promise<void>;
 }
@@ -65,6 +69,9 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
   // as root, bwrap runs the code as nobody, who must be able to reach the trees and work directories
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   await prepareDataDir(dataDir, isRoot && (opts.sandbox ?? 'bwrap') === 'bwrap');
+  // before anything slow: a token file this user cannot trust stops the start at once
+  const kept = opts.token === undefined ? await keptToken(dataDir) : undefined;
+  if (kept?.replaced) log(`${kept.replaced}: replaced by a new token (clients need the new one)`);
   const store = new SnapshotStore(dataDir);
   await store.init();
   // marked before looking for others, so that two runners starting together never sweep each other's files
@@ -91,7 +98,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
     jit: opts.jit ?? 'c1',
   };
   const validation = new ValidationService(ctx, workers);
-  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const token = opts.token ?? kept!.token;
   const health = (): Health => ({
     ok: true,
     api: RUNNER_API_VERSION,
@@ -124,6 +131,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
   return {
     url: `http://${urlHost}:${port}`,
     token,
+    ...(kept ? { tokenFile: kept.file } : {}),
     isolation: sandbox.isolation,
     async close() {
       validation.close();

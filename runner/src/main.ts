@@ -2,6 +2,7 @@
 //   [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR]
 //   [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]
 // Environment fallbacks: REPAIRLAB_RUNNER_PORT, _HOST, _TOKEN, _ORIGINS (comma-separated), _SANDBOX, _WORKERS, _DATA_DIR.
+// Without --token / REPAIRLAB_RUNNER_TOKEN the token is the one kept in the data directory (data-dir.ts keptToken).
 import { parseArgs } from 'node:util';
 import { describeIsolation, startRunner } from './index.ts';
 import type { SandboxBackend } from './sandbox.ts';
@@ -57,7 +58,8 @@ try {
   const runner = await startRunner({
     port: int('port', values.port ?? env('PORT')) ?? 8765,
     host: values.host ?? env('HOST'),
-    token: values.token ?? env('TOKEN'),
+    // an empty value is no token: the one kept in the data directory is used (a token of '' would refuse everyone)
+    token: values.token || env('TOKEN') || undefined,
     allowedOrigins: origins,
     sandbox,
     allowUnsandboxed: values['allow-unsandboxed'] ?? env('ALLOW_UNSANDBOXED') === '1',
@@ -70,6 +72,11 @@ try {
   });
   console.log(`RepairLab runner listening on ${runner.url}`);
   console.log(`Token: ${runner.token}`);
+  console.log(
+    runner.tokenFile
+      ? `Token kept in ${runner.tokenFile} (mode 0600): a restart on this data directory keeps it; --token or REPAIRLAB_RUNNER_TOKEN overrides it.`
+      : 'Token given by --token or REPAIRLAB_RUNNER_TOKEN (not written to disk).',
+  );
   console.log(`Isolation: ${describeIsolation(runner.isolation)}`);
   console.log(`Allowed origins: ${origins.length ? origins.join(', ') : '(none: browsers cannot call this runner)'}`);
   const stop = () => {

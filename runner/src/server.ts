@@ -99,8 +99,8 @@ export function createHandler(deps: ServerDeps) {
           401,
           'unauthorized',
           req.headers.authorization
-            ? 'The runner token is wrong: use the token the runner printed at start (REPAIRLAB_RUNNER_TOKEN).'
-            : 'Missing runner token: send Authorization: Bearer <token> (the runner prints it at start).',
+            ? 'The runner token is wrong: use the token this runner printed at start (`Token: …`), kept in the file runner-token of its data directory unless it was given with --token or REPAIRLAB_RUNNER_TOKEN.'
+            : 'Missing runner token: send Authorization: Bearer <token> (the runner prints it at start, `Token: …`).',
         );
       }
       const route = `${req.method} ${url.pathname}`;

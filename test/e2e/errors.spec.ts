@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { test, expect, type Page } from '@playwright/test';
 import { parseCassette } from '../../worker/contracts/cassette.ts';
 import { startCassetteServer, type CassetteServerOptions } from '../../worker/llm/cassette-server.node.ts';
-import { openBug, useModelEndpoint } from './helpers.ts';
+import { openBug, serveRuntimeConfig, useModelEndpoint } from './helpers.ts';
 
 const BUG = 'textkit-1';
 const origin = () => process.env.E2E_APP_ORIGIN!;
@@ -59,14 +59,28 @@ test('an unreachable runner is named, with what to do, and the run waits for it 
   });
 });
 
-test('a wrong runner token is reported as such', async ({ page }) => {
+test('a wrong runner token is reported as such, with where the token is, and the run waits instead of telling the model', async ({ page }) => {
+  // no runner served: nothing for the page to read the token again from (runner-restart.spec.ts covers that)
+  await serveRuntimeConfig(page, {});
   await withModel({ cassette: await fixCassette() }, async (baseURL) => {
     await openBug(page, BUG);
     await useModelEndpoint(page, baseURL, 'any');
     await setRunner(page, process.env.E2E_RUNNER_URL!, 'not-the-token');
-    await run(page);
-    await expect(page.getByTestId('outcome-reason')).toContainText(/token/i);
-    await expectRunRecorded(page, 'error');
+    const down = page.getByTestId('runner-down');
+    await expect(down).toHaveAttribute('data-problem', 'token');
+    await expect(down).toContainText('Settings → Runner token');
+    await page.locator('select[name="preset"]').selectOption('oneshot');
+    await page.getByRole('button', { name: 'Run agent' }).click();
+    const waiting = page.getByTestId('runner-waiting');
+    await expect(waiting).toBeVisible({ timeout: 60_000 });
+    await expect(waiting).toContainText('refused the token');
+    await expect(waiting).toContainText('`Token: …`');
+    await expect(waiting).toContainText('Settings → Runner token');
+    // a token is not the model's to fix: no step shows it
+    await expect(page.locator('rl-step-card')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByTestId('outcome-status')).toContainText('stopped', { timeout: 60_000 });
+    await expectRunRecorded(page, 'stopped');
   });
 });
 

@@ -1,7 +1,9 @@
-// Runner outages are infrastructure, not the agent's doing: a validation that meets an unreachable runner or a 5xx
-// answer is not handed back to the tool (which would show the model an error and let the run spend its budget on
-// it). The loop's validator waits instead — the run is `waiting-for-runner`, retried with a bounded backoff — and
-// answers once the runner is back; when the retries run out the run is set aside, resumable, with the outage on record.
+// Runner outages are infrastructure, not the agent's doing: a validation that meets an unreachable runner, a 5xx
+// answer, or a runner that refuses the token or the page (restarted with another token or without this origin) is
+// not handed back to the tool (which would show the model an error and let the run spend its budget on it). The
+// loop's validator waits instead — the run is `waiting-for-runner`, retried with a bounded backoff; each retry's 401
+// reads the token again where the page's server serves it (RunnerClient tokenSource) — and answers once the runner
+// takes the request; when the retries run out the run is set aside, resumable, with the outage on record.
 import type { Validator } from '../contracts/tools.ts';
 import type { RunnerOutage } from '../contracts/trajectory.ts';
 import { RunnerError } from '../runner-client/runner-errors.ts';
@@ -34,11 +36,14 @@ export class RunnerUnavailableError extends Error {
   }
 }
 
-/** Unreachable, a 5xx answer, or no answer in time: the runner's trouble, never the patch's. */
+/**
+ * Unreachable, a 5xx answer, no answer in time, a refused token (401) or a refused page origin (403
+ * forbidden-origin): the runner's trouble or its set-up's, never the patch's — a model cannot fix a token.
+ */
 export function isRunnerOutage(err: unknown): err is RunnerError {
   if (!(err instanceof RunnerError) && (err as Error | undefined)?.name !== 'RunnerError') return false;
   const e = err as RunnerError;
-  return e.code === 'unreachable' || e.code === 'timeout' || e.code === 'server' || (e.status ?? 0) >= 500;
+  return e.code === 'unreachable' || e.code === 'timeout' || e.code === 'server' || e.code === 'unauthorized' || e.code === 'forbidden-origin' || (e.status ?? 0) >= 500;
 }
 
 export interface OutageHooks {

@@ -1,6 +1,6 @@
-// The run's side of a runner outage (the waiting itself is runner-outage.ts): outages go on the record, the run is
-// recorded and announced as waiting-for-runner, a step whose tool lost the runner is abandoned — never shown to the
-// model — and when the retries run out the run is set aside, resumable.
+// The run's side of a runner outage (the waiting itself is runner-outage.ts; a refused token is one too): outages go
+// on the record, the run is recorded and announced as waiting-for-runner, a step whose tool lost the runner is
+// abandoned — never shown to the model — and when the retries run out the run is set aside, resumable.
 import type { Validator } from '../contracts/tools.ts';
 import type { RunnerOutage, Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import type { AgentEvent } from './agent-events.ts';
@@ -64,7 +64,14 @@ export class RunnerWait {
 
   /** The retries ran out: the run is recorded as waiting-for-runner, resumable, and returned without an outcome. */
   async setAside(outage: RunnerOutage): Promise<Trajectory> {
-    const reason = `the runner was unavailable (${outage.lastError.message}) through ${outage.attempts} attempts; the run is set aside as waiting-for-runner: continue it once the runner is back`;
+    // a refused token or origin is not fixed by waiting for the runner to come back: say what continuing needs
+    const when =
+      outage.lastError.code === 'unauthorized'
+        ? "once the runner's token is the one Settings → Runner (or --token) gives"
+        : outage.lastError.code === 'forbidden-origin'
+          ? "once the runner allows this page's origin"
+          : 'once the runner is back';
+    const reason = `the runner was unavailable (${outage.lastError.message}) through ${outage.attempts} attempts; the run is set aside as waiting-for-runner: continue it ${when}`;
     await this.recorder.recordSetAside();
     this.emit({ type: 'set-aside', runId: this.traj.runId, reason });
     return this.traj;

@@ -56,6 +56,7 @@ export async function withRunner<T>(flags: RunnerFlags, fn: (runner: RunnerSetti
   const url = flags.runner ?? process.env.REPAIRLAB_RUNNER_URL;
   if (url) {
     const token = flags.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
+    await refuseAWrongToken({ url, token });
     return fn({ url, token });
   }
   const { startRunner } = await import('../../runner/src/index.ts');
@@ -64,5 +65,21 @@ export async function withRunner<T>(flags: RunnerFlags, fn: (runner: RunnerSetti
     return await fn({ url: runner.url, token: runner.token });
   } finally {
     await runner.close();
+  }
+}
+
+/**
+ * A run treats a refused token as an outage to wait out (the page re-reads its token: runner-outage.ts), but a
+ * command has nowhere to re-read it from: a token the runner refuses now would be waited on for minutes and then
+ * set aside. Asked once up front, it fails at once with what to do. An unreachable runner is left to the command
+ * (a run waits for it; `validate` says so).
+ */
+async function refuseAWrongToken(runner: RunnerSettings): Promise<void> {
+  // imported here, not at the top: the CLI loads no engine code before a command runs (start-up-imports.test.ts)
+  const [{ RunnerClient }, { RunnerError }] = await Promise.all([import('../runner-client/client.ts'), import('../runner-client/runner-errors.ts')]);
+  try {
+    await new RunnerClient(runner).health();
+  } catch (e) {
+    if (e instanceof RunnerError && e.code === 'unauthorized') throw e;
   }
 }

@@ -17,6 +17,7 @@ import type { Validator, ValidatorOptions } from '../contracts/tools.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import { bytesToBase64 } from './base64.ts';
 import { defaultSurface, errorFromResponse, RunnerError, unreachable, type RunnerAdviceSurface } from './runner-errors.ts';
+import { readServedToken } from './served-token.ts';
 
 export { RunnerError } from './runner-errors.ts';
 export type { RunnerAdviceSurface, RunnerErrorCode } from './runner-errors.ts';
@@ -24,6 +25,11 @@ export type { RunnerAdviceSurface, RunnerErrorCode } from './runner-errors.ts';
 export interface RunnerClientOptions {
   url: string;
   token: string;
+  /**
+   * Where the runner's current token is served (the page's /runtime-config.json: RunnerSettings.tokenSource): after
+   * a 401 the client reads it again and, when it serves another token for this runner URL, goes on with that one.
+   */
+  tokenSource?: string;
   fetch?: typeof fetch;
   /** retries for network errors and 5xx answers (default 3) */
   retries?: number;
@@ -56,9 +62,16 @@ const MAX_BATCH = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An error answer of the runner, with its body's code and message as sent. */
+type AnsweredError = RunnerError & { serverCode?: string; serverError?: string };
+
 export class RunnerClient {
   readonly url: string;
-  private readonly token: string;
+  /** the token sent; replaced when the runner refuses it and tokenSource serves a new one */
+  private token: string;
+  private readonly tokenSource: string | undefined;
+  /** a re-read of tokenSource under way: concurrent 401s wait for the same one */
+  private rereading: Promise<boolean> | undefined;
   private readonly fetchFn: typeof fetch;
   private readonly retries: number;
   private readonly backoffMs: number;
@@ -74,6 +87,7 @@ export class RunnerClient {
   constructor(opts: RunnerClientOptions) {
     this.url = opts.url.replace(/\/+$/, '');
     this.token = opts.token;
+    this.tokenSource = opts.tokenSource;
     this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.retries = opts.retries ?? 3;
     this.backoffMs = opts.backoffMs ?? 250;
@@ -82,7 +96,40 @@ export class RunnerClient {
     this.readJar = opts.readJar ?? ((jar, workspace) => workspace.readBaseBlob(jar.oid));
   }
 
+  /**
+   * One API call. A 401 is answered by reading the token again (tokenSource) and sending once more with the new one:
+   * a runner restarted with a new token goes on serving this client, and only a token that nothing fixes is an error.
+   */
   private async request(method: string, path: string, body: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
+    const sentWith = this.token;
+    try {
+      return await this.send(method, path, body, opts);
+    } catch (e) {
+      if (!(e instanceof RunnerError) || e.code !== 'unauthorized') throw e;
+      // another request may have found the new token meanwhile; else the page's server may serve one
+      if (this.token !== sentWith || (await this.rereadToken())) return this.send(method, path, body, opts);
+      // the advice says the served token was read again and did not help
+      if (this.tokenSource) throw errorFromResponse(this.url, 401, { error: (e as AnsweredError).serverError }, this.surface, this.tokenSource);
+      throw e;
+    }
+  }
+
+  /** Reads tokenSource again; true when it served a token for this runner other than the one sent. */
+  private rereadToken(): Promise<boolean> {
+    const source = this.tokenSource;
+    if (!source) return Promise.resolve(false);
+    this.rereading ??= (async () => {
+      const before = this.token;
+      const served = await readServedToken(source, this.url, this.fetchFn);
+      if (served !== undefined) this.token = served;
+      return this.token !== before;
+    })().finally(() => {
+      this.rereading = undefined;
+    });
+    return this.rereading;
+  }
+
+  private async send(method: string, path: string, body: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
     let lastError: RunnerError | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) await sleep(this.backoffMs * 2 ** (attempt - 1));
@@ -120,7 +167,8 @@ export class RunnerClient {
         lastError = err;
         continue; // transient server trouble is retried
       }
-      (err as RunnerError & { serverCode?: string }).serverCode = (parsed as { code?: string } | undefined)?.code;
+      (err as AnsweredError).serverCode = (parsed as { code?: string } | undefined)?.code;
+      (err as AnsweredError).serverError = (parsed as { error?: string } | undefined)?.error;
       throw err;
     }
     throw lastError ?? new RunnerError('unreachable', `The runner at ${this.url} did not answer.`);

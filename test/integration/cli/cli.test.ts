@@ -91,6 +91,14 @@ describe('repairlab CLI', () => {
     expect(wrong.stderr).toMatch(/token/i);
   });
 
+  it('a run given a token the runner refuses fails at once, not after minutes of waiting for the runner', async () => {
+    const replay = 'replay:public/cassettes/textkit-1.oneshot.fix.cassette.json';
+    const wrong = await cli(['run', 'textkit-1', '--preset', 'oneshot', '--llm', replay, '--runner', runner.url, '--token', 'wrong-token', '--runner-retry-delay', '20000']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/token/i);
+    expect(wrong.stderr).not.toContain('runner unavailable');
+  }, 30_000);
+
   it('build-benchmarks rebuilds the bundled benchmark with the same commit ids (into --out, never over public/ here)', async () => {
     const out = await mkdtemp(join(tmpdir(), 'repairlab-build-'));
     const { code, stdout, stderr } = await cli(['build-benchmarks', '--out', out, '--json']);
