@@ -200,3 +200,48 @@ test('the strategy editor draws the machine being edited, the previewed state li
   await expect(diagram.locator('g.node[data-state="done"]')).toHaveCount(0);
   await shot(page, testInfo, 'editor-diagram', diagram);
 });
+
+test('the presenter shows the last tool result — whether write_fix passed — above the turn; Stop ends the run in a sentence', async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  await startHumanRepairAgent(page);
+  const turn = page.getByTestId('human-turn');
+  // the demo's first four replies, typed: the fourth is write_fix, validated on the runner
+  for (const [i, reply] of DEMO_REPLIES.slice(0, 4).entries()) {
+    await expect(turn).toContainText(`step ${i + 1}`, { timeout: 120_000 });
+    await turn.locator('textarea[name="human-reply"]').fill(reply);
+    await turn.getByRole('button', { name: 'Send reply', exact: true }).click();
+    await expect(page.getByTestId('step')).toHaveCount(i + 1, { timeout: 120_000 });
+  }
+  await expect(turn).toContainText('step 5');
+
+  await page.getByRole('button', { name: 'Presenter layout', exact: true }).click();
+  const presenter = page.locator('rl-run-presenter');
+  const last = presenter.getByTestId('last-result');
+  // the class sees what write_fix did before the next turn: the verdict in large type, then the result itself
+  await expect(last).toBeVisible();
+  await expect(last).toHaveAttribute('data-kind', 'pass');
+  await expect(last).toContainText('step 4: write_fix');
+  await expect(last.getByTestId('last-result-headline')).toHaveText('Validation passed: all tests pass');
+  await expect(last.getByTestId('last-tool-result')).toContainText('The fix is plausible: all tests pass.');
+  await expect(presenter.getByTestId('human-turn')).toContainText('step 5');
+  // the result comes first in the turn's column, the form below it
+  const [r, t] = [await last.boundingBox(), await presenter.getByTestId('human-turn').boundingBox()];
+  expect(r!.y + r!.height).toBeLessThanOrEqual(t!.y);
+  await shot(page, testInfo, 'presenter-last-result');
+
+  // Stop (outside the layout) ends the run as stopped, in a sentence: in the outcome, the stopped step and the record
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByTestId('outcome')).toHaveAttribute('data-status', 'stopped');
+  const reason = page.getByTestId('outcome-reason');
+  await expect(reason).toHaveText(/^Stopped by you at step 5/);
+  await expect(reason).not.toContainText('aborted');
+  await expect(page.getByTestId('step').nth(4).getByTestId('step-error')).toHaveText('Stopped by you at step 5');
+  const record = await page.evaluate(async () => {
+    const engine = (globalThis as unknown as { repairlab: { engine: { listRuns(): Promise<{ runId: string }[]>; getRun(id: string): Promise<unknown> } } }).repairlab.engine;
+    return JSON.stringify(await engine.getRun((await engine.listRuns())[0]!.runId));
+  });
+  expect((JSON.parse(record) as { outcome: { reason: string } }).outcome.reason).toMatch(/^Stopped by you at step 5/);
+  expect(record).not.toMatch(/aborted without reason/);
+  await shot(page, testInfo, 'stopped-in-a-sentence', reason);
+});

@@ -1,18 +1,19 @@
 // Fork a saved run at step 3: a RepairAgent run of the keyless demo recording (a real cassette server, the real
-// runner), opened in the Runs view; "Fork from here" on step 3 with a person playing the model from step 4. The fork's
-// steps 1–3 are the parent's (its recorded replies, the same tool calls), step 4 is the person's, and the fork opens
-// beside its parent in the compare view; the Runs list names the parent.
+// runner), opened in the Runs view; "Fork from here" on step 3 with a person playing the model from step 4. The person
+// gets the reply form of any run a person plays (the state's commands as fields) and the last result above it; the
+// fork's steps 1–3 are the parent's (its recorded replies, the same tool calls), step 4 is the person's, sent through
+// the form; a Stop ends the fork in a sentence, and it opens beside its parent in the compare view; the Runs list
+// names the parent.
 import { test, expect } from '@playwright/test';
 import { startDemoEndpoints, type DemoEndpoints } from '../../scripts/demo-endpoints.ts';
 import { appUrl, e2eRunner, serveRuntimeConfig } from './helpers.ts';
 
 const BUG = 'textkit-1';
 const DEMO = 'textkit-1.repairagent.fix';
-/** the person's reply at step 4, where the recording wrote the fix: read the method again instead */
-const READ_MORE = JSON.stringify({
-  thoughts: 'Before fixing, read the whole method once more.',
-  command: { name: 'read_range', args: { filepath: 'src/main/java/org/repairlab/textkit/Strings.java', startline: 50, endline: 64 } },
-});
+const STRINGS = 'src/main/java/org/repairlab/textkit/Strings.java';
+const THOUGHT = 'Before fixing, read the whole method once more.';
+/** the person's reply at step 4, where the recording wrote the fix: read the method again instead, as the form composes it */
+const READ_MORE = JSON.stringify({ thoughts: THOUGHT, command: { name: 'read_range', args: { filepath: STRINGS, startline: 50, endline: 64 } } }, null, 2);
 
 let demos: DemoEndpoints;
 test.beforeAll(async () => {
@@ -52,11 +53,26 @@ test('a fork at step 3 replays steps 1–3 byte for byte, then a person takes ov
   const turn = panel.getByTestId('fork-human-turn');
   await expect(turn).toContainText('You are the model — step 4', { timeout: 60_000 });
   await expect(panel.getByTestId('fork-progress')).toHaveAttribute('data-steps', '3');
-  await turn.locator('textarea[name="fork-human-reply"]').fill(READ_MORE);
-  await turn.getByRole('button', { name: 'Send reply' }).click();
-  // step 5: the person gives up here; the fork stops and opens in the compare view
+  // the reply form, as in any run a person plays: the commands of the state step 4 is in, one field per argument
+  const form = turn.getByTestId('reply-form');
+  await expect(form).toBeVisible();
+  await expect(form.getByTestId('reply-tools')).toContainText('collect information to fix the bug');
+  await expect(form.locator('input[name="reply-tool"][value="write_fix"]')).toHaveCount(1);
+  // above it, the result of the parent's step 3 (replayed): read_range ran, no tests
+  await expect(turn.getByTestId('last-result')).toContainText('step 3: read_range');
+  await form.locator('input[name="reply-tool"][value="read_range"]').check();
+  await form.locator('textarea[name="reply-thought"]').fill(THOUGHT);
+  await form.locator('[name="arg-filepath"]').fill(STRINGS);
+  await form.locator('[name="arg-startline"]').fill('50');
+  await form.locator('[name="arg-endline"]').fill('64');
+  await expect(form.getByTestId('reply-preview')).toHaveText(READ_MORE);
+  await form.getByRole('button', { name: "Send the form's reply" }).click();
+  // step 5: the person gives up here; the fork stops in a sentence and opens in the compare view
   await expect(turn).toContainText('You are the model — step 5', { timeout: 60_000 });
+  await expect(turn.getByTestId('last-result')).toContainText('step 4: read_range');
   await panel.getByRole('button', { name: 'Stop' }).click();
+  await expect(panel.getByTestId('fork-outcome')).toHaveAttribute('data-status', 'stopped', { timeout: 30_000 });
+  await expect(panel.getByTestId('fork-outcome-reason')).toHaveText('Stopped by you at step 5');
 
   const compare = panel.getByTestId('fork-compare');
   await expect(compare.getByTestId('compare-row')).toHaveCount(5, { timeout: 30_000 });

@@ -113,7 +113,7 @@ test('at 800 px the Runs list does not scroll sideways', async ({ page }) => {
   await shot(page, 'runs-800px');
 });
 
-test('Stop during a person’s turn clears the reply panel and ends the run as stopped by the user', async ({ page }) => {
+test('Stop during a person’s turn clears the reply panel and ends the run as stopped by you, at that step', async ({ page }) => {
   await openBug(page, BUG);
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.locator('input[name="kind"]').nth(1).check();
@@ -125,6 +125,6 @@ test('Stop during a person’s turn clears the reply panel and ends the run as s
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('outcome')).toHaveAttribute('data-status', 'stopped');
   await expect(page.getByTestId('human-turn')).toHaveCount(0);
-  await expect(page.getByTestId('outcome-reason')).toHaveText('stopped by the user');
+  await expect(page.getByTestId('outcome-reason')).toHaveText('Stopped by you at step 1');
   await shot(page, 'stopped');
 });

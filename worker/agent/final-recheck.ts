@@ -53,7 +53,8 @@ export async function finalOutcome(input: FinalRecheckInput): Promise<Outcome | 
     } catch (err) {
       recheckGuard.takeOutages().forEach(input.noteOutage);
       if (recheckGuard.takeUnresolved() && !signal?.aborted) return undefined;
-      reason += `; the final re-check failed: ${redact((err as Error).message)}`;
+      // cancelled by a stop: say so (the stop's own sentence is the reason already), not the abort error's message
+      reason += signal?.aborted ? '; the final re-check was cancelled by the stop' : `; the final re-check failed: ${redact((err as Error).message)}`;
     }
   } else if (finalPatch) {
     plausible = input.steps.findLast((s) => s.verdict)?.verdict?.plausible ?? null;

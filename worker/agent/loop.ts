@@ -14,7 +14,8 @@ import type { Trajectory } from '../contracts/trajectory.ts';
 import { buildBugContext } from '../strategies/bug-context.ts';
 import { buildMessages, type PromptVars } from '../strategies/prompt.ts';
 import { DEFAULT_PRICES, runCosts } from '../contracts/prices.ts';
-import { RunControl } from './run-control.ts';
+import { RunControl, USER_STOP_REASON } from './run-control.ts';
+import { abortReasonText } from '../llm/abort-reason.ts';
 import { startMemory, type End } from './loop-memory.ts';
 import { newRunId, RunRecorder, startTrajectory } from './run-recorder.ts';
 import { runAbort, RunSpending } from './run-budgets.ts';
@@ -73,7 +74,8 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const wallMs = () => memory.wallMsBefore + (performance.now() - startedAt);
   const abort = runAbort(spec.budgets, memory.wallMsBefore, opts.signal);
   cleanups.push(abort.stop);
-  const stoppedByUser = () => Boolean(opts.signal?.aborted);
+  // the caller's stop, in the sentence its signal was aborted with (RunManager.stop: "Stopped by you at step 3")
+  const userStopReason = () => (opts.signal?.aborted ? abortReasonText(opts.signal, control.stopReason ?? USER_STOP_REASON) : undefined);
 
   // the configured key never reaches a record (nor the model again), whatever echoes it
   const redact = secretRedactor(opts.secrets);
@@ -85,7 +87,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
   const auxiliaryLlm = spent.meterAuxiliary(opts.auxiliaryLlm, redact.text);
   for (const s of traj.steps) spent.countStep(s);
   for (const o of traj.runnerOutages ?? []) if (o.abandonedStep) spent.countAbandoned(o.abandonedStep);
-  const steps = new RunSteps({ traj, memory, workspace: ws, recorder, runnerWait, guard, spent, costOf, redact, emit, signal: abort.signal, budgets: spec.budgets, stoppedByUser });
+  const steps = new RunSteps({ traj, memory, workspace: ws, recorder, runnerWait, guard, spent, costOf, redact, emit, signal: abort.signal, budgets: spec.budgets, userStopReason });
 
   const toolSettings = { ...spec.toolSettings };
   const toolContext = (): ToolContext => ({ workspace: ws, bug: opts.bug, validator: guard.validator, auxiliaryLlm, settings: toolSettings, signal: abort.signal, testEdits: spec.testEdits });
@@ -103,7 +105,7 @@ async function runLoop(opts: RunAgentOptions, cleanups: Array<() => void>): Prom
     if (memory.ended) throw new RunEnded(memory.ended);
     for (;;) {
       // ---- between steps: budgets, the stop signal, pause / stop ----
-      throwIfLimitReached(spec.budgets, spent, { steps: traj.steps.length, wallMs: wallMs(), validations: memory.validations }, abort.signal, stoppedByUser());
+      throwIfLimitReached(spec.budgets, spent, { steps: traj.steps.length, wallMs: wallMs(), validations: memory.validations }, abort.signal, userStopReason());
       await steps.gate(control);
       // ---- prompt: the state machine's state and its tools; full history or the dynamic prompt ----
       const index = traj.steps.length;

@@ -44,11 +44,14 @@ export async function callModel(
   }
 }
 
-/** A failed model call: the step's status and error, and why the run ends (a stop or the wall-time budget, else the error). */
-export function modelFailure(err: unknown, step: TrajStep, budgets: StrategySpec['budgets'], stoppedByUser: boolean, redact: (text: string) => string): End {
+/**
+ * A failed model call: the step's status and error, and why the run ends (a stop — `userStopReason`, its sentence —
+ * or the wall-time budget, else the error).
+ */
+export function modelFailure(err: unknown, step: TrajStep, budgets: StrategySpec['budgets'], userStopReason: string | undefined, redact: (text: string) => string): End {
   const e = err instanceof LlmError ? err : new LlmError(String((err as Error)?.message ?? err), 'other');
   step.status = e.code === 'aborted' ? 'stopped' : 'llm-error';
   step.error = { code: e.code, message: redact(e.message) };
-  if (e.code === 'aborted') return abortedEnd(budgets, stoppedByUser);
+  if (e.code === 'aborted') return abortedEnd(budgets, userStopReason);
   return { kind: 'error', reason: `model error (${e.code}): ${redact(e.message)}` };
 }

@@ -5,6 +5,8 @@ import type { BudgetSpec } from '../contracts/strategy.ts';
 import type { RunnerOutage, TrajStep } from '../contracts/trajectory.ts';
 import type { End } from './loop-memory.ts';
 import type { runCosts } from '../contracts/prices.ts';
+import { abortReasonText } from '../llm/abort-reason.ts';
+import { RunAbortedError, USER_STOP_REASON } from './run-control.ts';
 
 type AuxiliaryUse = NonNullable<TrajStep['auxiliary']>;
 type AbandonedStep = NonNullable<RunnerOutage['abandonedStep']>;
@@ -90,24 +92,29 @@ export function unknownPriceEnd(b: BudgetSpec, step: TrajStep): End | undefined 
   return { kind: 'budget', reason: `no price known for model ${step.response?.model}: add it to the price table, or set budgets.unknownPrice to "ignore"` };
 }
 
-/** The run's abort signal fired: the caller stopped it, or else the wall-time budget's timer did. */
-export function abortedEnd(b: BudgetSpec, byUser: boolean, whileWaitingForRunner = false): End {
+/** The run's abort signal fired: the caller stopped it (`userStopReason`: the stop's sentence), or else the wall-time budget's timer did. */
+export function abortedEnd(b: BudgetSpec, userStopReason: string | undefined, whileWaitingForRunner = false): End {
   const waiting = whileWaitingForRunner ? ' while waiting for the runner' : '';
-  return byUser
-    ? { kind: 'user-stop', reason: whileWaitingForRunner ? 'stopped by the user (while waiting for the runner)' : 'stopped by the user' }
-    : { kind: 'budget', reason: `wall-time budget reached (${(b.maxWallMs ?? 0) / 1000} s)${waiting}` };
+  return userStopReason !== undefined
+    ? { kind: 'user-stop', reason: whileWaitingForRunner ? `${userStopReason} (while waiting for the runner)` : userStopReason }
+    : { kind: 'budget', reason: `${wallTimeReason(b)}${waiting}` };
 }
+
+const wallTimeReason = (b: BudgetSpec) => `wall-time budget reached (${(b.maxWallMs ?? 0) / 1000} s)`;
 
 /**
  * The run's abort signal: the wall-time budget's timer (counting the time a continued run had already used) and the
  * caller's signal both fire it, aborting the model call in flight. `stop()` ends both: after the loop (the wrap-up
- * has its own limits) and however the run ends.
+ * has its own limits) and however the run ends. It is aborted with a reason that says why (RunAbortedError: the
+ * caller's own sentence, else "stopped by the user"; or the wall-time budget), which the calls it cuts short end with.
  */
 export function runAbort(b: BudgetSpec, wallMsBefore: number, outer: AbortSignal | undefined): { signal: AbortSignal; stop: () => void } {
   const abort = new AbortController();
-  const onOuterAbort = () => abort.abort();
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const wallTimer = b.maxWallMs ? setTimeout(() => abort.abort(), Math.max(0, b.maxWallMs - wallMsBefore)) : undefined;
+  const onOuterAbort = () => abort.abort(new RunAbortedError(abortReasonText(outer, USER_STOP_REASON)));
+  // an already aborted signal fires no more 'abort' events
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const wallTimer = b.maxWallMs ? setTimeout(() => abort.abort(new RunAbortedError(wallTimeReason(b))), Math.max(0, b.maxWallMs - wallMsBefore)) : undefined;
   const stop = () => {
     clearTimeout(wallTimer);
     outer?.removeEventListener('abort', onOuterAbort);

@@ -6,7 +6,7 @@ import type { BudgetSpec } from '../contracts/strategy.ts';
 import type { RunnerOutage, TrajStep } from '../contracts/trajectory.ts';
 import type { End } from './loop-memory.ts';
 import { abortedEnd, budgetExceeded, unknownPriceEnd, type RunSpending } from './run-budgets.ts';
-import type { RunControl } from './run-control.ts';
+import { USER_STOP_REASON, type RunControl } from './run-control.ts';
 
 export class RunEnded extends Error {
   constructor(readonly end: End) {
@@ -28,16 +28,20 @@ export function endOf(err: unknown): End {
   throw err;
 }
 
-export const userStop = (): End => ({ kind: 'user-stop', reason: 'stopped by the user' });
+/** A person's stop; `reason` is the sentence it was given ("Stopped by you at step 3"). */
+export const userStop = (reason = USER_STOP_REASON): End => ({ kind: 'user-stop', reason });
 
-/** Before a step: the first budget the run has reached, else its abort signal (the caller's stop or the wall-time timer). */
-export function throwIfLimitReached(budgets: BudgetSpec, spent: RunSpending, used: { steps: number; wallMs: number; validations: number }, signal: AbortSignal, stoppedByUser: boolean): void {
-  const end = budgetExceeded(budgets, spent, used) ?? (signal.aborted ? abortedEnd(budgets, stoppedByUser) : undefined);
+/**
+ * Before a step: the first budget the run has reached, else its abort signal (the caller's stop — `userStopReason`, its
+ * sentence — or the wall-time timer).
+ */
+export function throwIfLimitReached(budgets: BudgetSpec, spent: RunSpending, used: { steps: number; wallMs: number; validations: number }, signal: AbortSignal, userStopReason: string | undefined): void {
+  const end = budgetExceeded(budgets, spent, used) ?? (signal.aborted ? abortedEnd(budgets, userStopReason) : undefined);
   if (end) throw new RunEnded(end);
 }
 
 /** After a step is recorded: the end its stop rules chose, else budgets.unknownPrice "stop", else a stop the user asked for. */
 export function throwIfStepEnded(end: End | undefined, budgets: BudgetSpec, step: TrajStep, control: RunControl): void {
-  const ended = end ?? unknownPriceEnd(budgets, step) ?? (control.stopRequested ? userStop() : undefined);
+  const ended = end ?? unknownPriceEnd(budgets, step) ?? (control.stopRequested ? userStop(control.stopReason) : undefined);
   if (ended) throw new RunEnded(ended);
 }

@@ -44,7 +44,8 @@ export interface StepRun {
   /** the run's abort signal: the caller's stop and the wall-time budget */
   signal: AbortSignal;
   budgets: BudgetSpec;
-  stoppedByUser: () => boolean;
+  /** the sentence of a person's stop ("Stopped by you at step 3") once the caller stopped the run, else undefined */
+  userStopReason: () => string | undefined;
 }
 
 const nowIso = () => new Date().toISOString();
@@ -74,7 +75,7 @@ export class RunSteps {
       idleSince = performance.now();
     });
     if (idleSince !== undefined) this.engineTime.exclude(performance.now() - idleSince);
-    if (gate === 'stop') throw new RunEnded(userStop());
+    if (gate === 'stop') throw new RunEnded(userStop(control.stopReason));
   }
 
   /** A step starts with its prompt. */
@@ -147,7 +148,7 @@ export class StepScope {
     this.engineTime.exclude(answer.ms);
     if (!answer.ok) {
       step.latencyMs.background = await this.background.done;
-      const end = modelFailure(answer.error, step, run.budgets, run.stoppedByUser(), run.redact.text);
+      const end = modelFailure(answer.error, step, run.budgets, run.userStopReason(), run.redact.text);
       this.push();
       run.memory.ended = end;
       await run.recorder.persist('running');
@@ -214,6 +215,6 @@ export class StepScope {
     run.spent.countAbandoned(lost.abandonedStep);
     await this.background.done;
     if (!run.signal.aborted) throw new RunSetAside(lost);
-    throw new RunEnded(abortedEnd(run.budgets, run.stoppedByUser(), true));
+    throw new RunEnded(abortedEnd(run.budgets, run.userStopReason(), true));
   }
 }

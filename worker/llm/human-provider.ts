@@ -3,6 +3,7 @@
 // and is answered from outside (`reply`). Usage is estimated, as no tokenizer is involved.
 import { LlmError, type ChatMessage, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
 import { estimateUsage } from './usage-estimate.ts';
+import { abortedCall } from './abort-reason.ts';
 
 export interface HumanTurn {
   /** 0-based index of the step this turn is (the replies asked for so far, plus a continued run's earlier steps) */
@@ -10,7 +11,8 @@ export interface HumanTurn {
   messages: ChatMessage[];
 }
 
-const aborted = () => new LlmError('The run was stopped while waiting for the human reply.', 'aborted');
+/** the run's stop as its signal tells it ("Stopped by you at step 3"), else a sentence of our own */
+const aborted = (signal: AbortSignal | undefined) => abortedCall(signal, 'The run was stopped while waiting for the human reply.');
 
 /** `firstStep`: the step the first turn is (a continued run's turns go on from its saved steps) */
 export function createHumanProvider(ask: (turn: HumanTurn, signal?: AbortSignal) => Promise<string>, firstStep = 0): LlmProvider {
@@ -19,9 +21,9 @@ export function createHumanProvider(ask: (turn: HumanTurn, signal?: AbortSignal)
     id: 'human',
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
       const started = Date.now();
-      if (req.signal?.aborted) throw aborted();
+      if (req.signal?.aborted) throw aborted(req.signal);
       const content = await new Promise<string>((resolve, reject) => {
-        const onAbort = () => reject(aborted());
+        const onAbort = () => reject(aborted(req.signal));
         req.signal?.addEventListener('abort', onAbort, { once: true });
         ask({ step: step++, messages: req.messages }, req.signal).then(
           (text) => (req.signal?.removeEventListener('abort', onAbort), resolve(text)),

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
 import { redactKnownSecrets, redactSecrets } from './redact.ts';
 import { estimateUsage } from './usage-estimate.ts';
+import { abortedCall } from './abort-reason.ts';
 
 export interface OpenAiProviderConfig {
   baseURL: string;
@@ -75,11 +76,11 @@ async function defaultCorsProbe(url: string): Promise<boolean> {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError('the model call was aborted', 'aborted'));
+    if (signal?.aborted) return reject(abortedCall(signal));
     const t = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
       clearTimeout(t);
-      reject(new LlmError('the model call was aborted', 'aborted'));
+      reject(abortedCall(signal));
     }, { once: true });
   });
 }
@@ -240,7 +241,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
           // a reply that echoes the key does not carry it any further (records, cassettes, the next prompt)
           return { ...res, content: hideKey(res.content), latencyMs: performance.now() - started, meta: { ...res.meta, retries } };
         } catch (err) {
-          if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
+          if (req.signal?.aborted) throw abortedCall(req.signal);
           if (isRetryable(err) && retries < maxRetries) {
             await sleep(retryDelayMs(err, retries, retryBaseMs), req.signal);
             retries++;

@@ -2,6 +2,7 @@
 // its token counts are estimates (meta.usageEstimated).
 import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
 import { estimateUsage } from './usage-estimate.ts';
+import { abortedCall } from './abort-reason.ts';
 
 export interface ScriptedReply {
   content: string;
@@ -16,7 +17,7 @@ export function createScriptedProvider(replies: readonly (string | ScriptedReply
   return {
     id: 'scripted',
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
-      if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
+      if (req.signal?.aborted) throw abortedCall(req.signal);
       const reply = queue[next];
       if (!reply) {
         throw new LlmError(`the scripted provider has no reply left: all ${queue.length} scripted replies were used (call ${next + 1} asked for another)`, 'cassette-exhausted');

@@ -8,6 +8,7 @@ import { parseStrategySpec, type StrategySpec } from '../contracts/strategy.ts';
 import type { ForkStrategyEdit } from '../contracts/runs.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import { describeDivergence } from '../llm/divergence.ts';
+import { abortedCall } from '../llm/abort-reason.ts';
 import { PromptHasher } from '../llm/prompt-hash.ts';
 import { deepMerge, isPlainObject, resolveStrategy } from '../strategies/presets/index.ts';
 
@@ -75,7 +76,7 @@ export function forkReplayProvider(parentSteps: readonly TrajStep[], forkOf: For
     id: next.id,
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
       if (call >= forkOf.step) return next.complete(req);
-      if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
+      if (req.signal?.aborted) throw abortedCall(req.signal);
       const started = performance.now();
       const recorded = parentSteps[call];
       if (!recorded?.response) throw new LlmError(`the fork cannot replay step ${call + 1}: run ${forkOf.runId}'s record of it is gone`, 'other');

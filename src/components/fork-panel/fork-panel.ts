@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
-import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
+import type { Outcome, Trajectory, TrajStep } from '../../../worker/contracts/trajectory.ts';
+import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 import type { ModelSettings } from '../../../worker/contracts/run-settings.ts';
 import type { RunEvent } from '../../../worker/contracts/runs.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
@@ -7,6 +8,9 @@ import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type Settings } fro
 import { loadVariants, type SavedVariant } from '../../state/variants.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { describeForkModel, forkEdit, type ForkEditChoice } from './fork-choices.ts';
+import type { HumanTurn } from '../classroom/human-turn/human-turn.ts';
+import '../classroom/human-turn/human-turn.ts';
+import '../classroom/last-result/last-result.ts';
 import '../run-compare/run-compare.ts';
 import { forkPanelStyles } from './fork-panel.styles.ts';
 
@@ -14,11 +18,19 @@ import { forkPanelStyles } from './fork-panel.styles.ts';
  * @summary "Fork from here": a new run that replays the first `step` steps of `parent` from its record, then goes on
  * with the model chosen here (the one in Settings, or a person).
  *
- * When it ends it opens beside its parent in the compare view.
+ * A person plays the fork as any run a person plays: the last result above their turn, the reply form (the state's
+ * commands as fields) and the box to type the reply instead (`rl-last-result`, `rl-human-turn`). When the fork ends,
+ * how it ended is said (a stop: "Stopped by you at step 5") and it opens beside its parent in the compare view.
  *
  * @fires fork-finished - {string} the fork's run id, once it ended (bubbles, composed)
  *
  * @cssproperty --line - border and rule colour
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlForkPanel extends LitElement {
   static override properties = {
@@ -30,6 +42,9 @@ export class RlForkPanel extends LitElement {
     forkId: { state: true },
     stepsDone: { state: true },
     humanPrompt: { state: true },
+    lastStep: { state: true },
+    outline: { state: true },
+    outcome: { state: true },
     error: { state: true },
     compared: { state: true },
   };
@@ -42,7 +57,14 @@ export class RlForkPanel extends LitElement {
   declare running: boolean;
   declare forkId: string | undefined;
   declare stepsDone: number;
-  declare humanPrompt: { step: number; messages: { role: string; content: string }[] } | undefined;
+  /** the person's turn, while the fork waits for their reply */
+  declare humanPrompt: HumanTurn | undefined;
+  /** the fork's latest step: its result is shown above the person's turn */
+  declare lastStep: TrajStep | undefined;
+  /** the fork's strategy as the reply form reads it (states, commands, reply format), from its run-started event */
+  declare outline: StrategyOutline | undefined;
+  /** how the fork ended */
+  declare outcome: Outcome | undefined;
   declare error: string | undefined;
   /** parent and fork, once the fork ended: shown side by side */
   declare compared: string[] | undefined;
@@ -85,16 +107,27 @@ export class RlForkPanel extends LitElement {
   }
 
   private onEvent = (e: RunEvent) => {
-    if (e.type === 'run-started') this.forkId = e.runId;
-    else if (e.type === 'step') this.stepsDone++;
-    else if (e.type === 'human-turn') this.humanPrompt = { step: e.step, messages: e.messages };
-    else if (e.type === 'run-failed') this.error = e.error;
+    if (e.type === 'run-started') {
+      this.forkId = e.runId;
+      this.outline = e.outline;
+    } else if (e.type === 'step') {
+      this.stepsDone++;
+      this.lastStep = e.step as TrajStep;
+    } else if (e.type === 'human-turn') this.humanPrompt = { step: e.step, messages: e.messages, ...(e.state ? { state: e.state } : {}) };
+    else if (e.type === 'run-finished') {
+      // a stop cancels the person's turn: its form must not outlive the fork
+      this.humanPrompt = undefined;
+      this.outcome = e.outcome as Outcome;
+    } else if (e.type === 'run-failed') this.error = e.error;
   };
 
   private async start() {
     this.error = undefined;
     this.compared = undefined;
     this.stepsDone = 0;
+    this.lastStep = undefined;
+    this.outline = undefined;
+    this.outcome = undefined;
     try {
       const request = { runId: this.parent.runId, atStep: this.step, ...forkEdit(this.choice()), model: this.model(), runner: this.settings!.runner };
       this.running = true;
@@ -115,11 +148,15 @@ export class RlForkPanel extends LitElement {
     await getEngine().stopRun(this.forkId);
   }
 
-  private async reply() {
-    const box = this.renderRoot.querySelector<HTMLTextAreaElement>('textarea[name="fork-human-reply"]');
-    if (!this.forkId || !box) return;
+  /** the person's reply, composed by the reply form or typed: the same text makes the same step */
+  private async reply(text: string) {
+    if (!this.forkId) return;
     this.humanPrompt = undefined;
-    await getEngine().submitHumanReply(this.forkId, box.value);
+    try {
+      await getEngine().submitHumanReply(this.forkId, text);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
   }
 
   private renderForm() {
@@ -152,10 +189,9 @@ export class RlForkPanel extends LitElement {
         Fork ${this.forkId ?? ''}: ${this.stepsDone} step${this.stepsDone === 1 ? '' : 's'} so far
         <button name="stop-fork" ?disabled=${!this.forkId} @click=${this.stop}>Stop</button></div>
       ${p
-        ? html`<div data-testid="fork-human-turn"><h3>You are the model — step ${p.step + 1}</h3>
-            ${p.messages.map((m) => html`<div class="muted">${m.role}</div><pre>${m.content}</pre>`)}
-            <textarea name="fork-human-reply" aria-label="your reply as the model" placeholder="Type the model's reply"></textarea>
-            <button class="primary" name="send-fork-reply" @click=${this.reply}>Send reply</button></div>`
+        ? html`<div data-testid="fork-human-turn">
+            ${this.lastStep ? html`<rl-last-result .step=${this.lastStep}></rl-last-result>` : ''}
+            <rl-human-turn .turn=${p} .outline=${this.outline} @reply=${(e: CustomEvent<string>) => this.reply(e.detail)}></rl-human-turn></div>`
         : ''}`;
   }
 
@@ -165,6 +201,9 @@ export class RlForkPanel extends LitElement {
       <h3>Fork run ${this.parent.runId} from step ${this.step}</h3>
       ${this.error ? html`<div class="error" role="alert" data-testid="fork-error">${this.error}</div>` : ''}
       ${this.running ? this.renderRunning() : this.renderForm()}
+      ${this.outcome && !this.running
+        ? html`<div data-testid="fork-outcome" data-status=${this.outcome.status} role="status">Fork ${this.forkId ?? ''} ended: <b>${this.outcome.status}</b> — <span data-testid="fork-outcome-reason">${this.outcome.reason}</span></div>`
+        : ''}
       ${this.compared
         ? html`<h3>The fork beside its parent</h3><rl-run-compare data-testid="fork-compare" .runIds=${this.compared}></rl-run-compare>`
         : ''}

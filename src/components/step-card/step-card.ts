@@ -12,8 +12,15 @@ import { stepCardStyles } from './step-card.styles.ts';
  * The prompt's messages are put on the page only while it is open: a full-history step's prompt holds every earlier
  * reply and observation, so a run's closed prompts would otherwise add text quadratic in its length.
  *
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel - surface of panels, cards, tables and fields
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --radius-lg - corner radius of panels and cards
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlStepCard extends LitElement {
   static override properties = { step: { attribute: false }, highlight: {}, promptOpen: { state: true } };
@@ -48,7 +55,10 @@ export class RlStepCard extends LitElement {
       ${s.rectifications.length
         ? html`<div class="label">Rectifications</div><ul>${s.rectifications.map((r) => html`<li><span class="tag">${r.kind}</span>${r.message}</li>`)}</ul>`
         : ''}
-      ${s.error ? html`<div class="error" data-testid="step-error">${s.error.message}</div>` : ''}
+      ${s.error
+        ? // a stopped step ends as the person asked ("Stopped by you at step 3"): said plainly, not as a failure
+          html`<div class=${s.status === 'stopped' ? 'muted' : 'error'} data-testid="step-error">${s.error.message}</div>`
+        : ''}
       ${s.tool ? html`<div class="label">Tool result (${s.tool.name})</div><rl-long-text data-testid="tool-result" .text=${s.tool.shown} .highlight=${this.highlight}></rl-long-text>${renderCandidates(s)}` : ''}
       ${!s.tool && s.feedback ? html`<div class="label">Told the model</div><rl-long-text data-testid="feedback" .text=${s.feedback} .highlight=${this.highlight}></rl-long-text>` : ''}
       ${s.overlayChange ? html`<div class="label">Change</div><rl-diff-view .diff=${s.overlayChange.diff}></rl-diff-view>` : ''}

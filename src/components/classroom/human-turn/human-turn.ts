@@ -19,6 +19,9 @@ export interface HumanTurn {
  * In the presenter layout (`presenter`) the form comes first and the prompt is folded away below it.
  *
  * @fires reply - {string} the reply to send for this turn, composed by the form or typed
+ *
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlHumanTurn extends LitElement {
   static override properties = { turn: { attribute: false }, outline: { attribute: false }, presenter: { type: Boolean } };

@@ -13,7 +13,10 @@ import { presenterLayoutStyles } from './presenter-layout.styles.ts';
  * @slot diagram - the state machine (left column)
  * @slot step - the current step or the person's turn (right column)
  *
- * @cssproperty --bg - page background
+ * @cssproperty --bg - the page behind the panels
+ * @cssproperty --ink - text colour
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-4 - spacing step 4 (16 px)
  */
 export class RlPresenterLayout extends LitElement {
   static override properties = {

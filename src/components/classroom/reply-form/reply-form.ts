@@ -19,7 +19,12 @@ export function suggestedValues(arg: ToolArgument): string[] {
  *
  * @fires reply - {string} "Send the form's reply" with a complete form: the reply text, exactly as if typed
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlReplyForm extends LitElement {
   static override properties = {

@@ -5,13 +5,15 @@ import type { HumanTurn } from '../human-turn/human-turn.ts';
 import { panelStyles } from '../../shared-styles.ts';
 import { currentState } from '../diagram-layout.ts';
 import '../human-turn/human-turn.ts';
+import '../last-result/last-result.ts';
 import '../presenter-layout/presenter-layout.ts';
 import '../state-diagram/state-diagram.ts';
 import '../../step-card/step-card.ts';
 
 /**
- * @summary The presenter layout of a run: the strategy's state diagram (lit at the current state) beside the person's
- * turn, or else the latest step, in `rl-presenter-layout`'s full-window dialog.
+ * @summary The presenter layout of a run: the strategy's state diagram (lit at the current state) beside the last
+ * result (the command that ran, whether its validation passed) and the person's turn, or else the latest step, in
+ * `rl-presenter-layout`'s full-window dialog.
  *
  * It is given what it shows; leaving it and replying are events, so the run view decides what follows (it closes
  * the layout and puts focus back on its toggle).
@@ -56,11 +58,12 @@ export class RlRunPresenter extends LitElement {
           : html`<p class="muted">${outline ? `This strategy has one state (${outline.states[0]?.name}).` : 'Start a run to see its strategy here.'}</p>`}
       </div>
       <div slot="step">
+        ${last ? html`<rl-last-result .step=${last}></rl-last-result>` : ''}
         ${turn
           ? html`<rl-human-turn presenter .turn=${turn} .outline=${outline}
               @reply=${(e: CustomEvent<string>) => this.dispatchEvent(new CustomEvent<string>('reply', { detail: e.detail }))}></rl-human-turn>`
           : last
-            ? html`<rl-step-card .step=${last}></rl-step-card>`
+            ? html`<details><summary>Step ${last.index + 1} in full: prompt, reply, change</summary><rl-step-card .step=${last}></rl-step-card></details>`
             : html`<p class="muted">Waiting for the first step.</p>`}
       </div>
     </rl-presenter-layout>`;

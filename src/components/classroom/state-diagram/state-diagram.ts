@@ -8,7 +8,15 @@ import { stateDiagramStyles } from './state-diagram.styles.ts';
  *
  * It scales to its container's width, so it never widens the page.
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --panel - surface of panels, cards, tables and fields
+ * @cssproperty --ink - text colour
+ * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line-strong - border of form controls and diagram edges
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --on-accent - text on the accent colour
+ * @cssproperty --font-sans - the text typeface
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlStateDiagram extends LitElement {
   static override properties = {
