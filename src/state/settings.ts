@@ -1,7 +1,7 @@
 // User settings, kept in this browser's localStorage only. Model API keys are stored separately, by endpoint
 // origin (api-keys.ts), and are never put in share links, exports, trajectories or logs; a request is handed only the
 // key of its own endpoint's origin.
-import type { ModelSettings, RunnerSettings } from '../../worker/contracts/run-settings.ts';
+import type { ModelSettings, RecordingProvenance, RecordingSource, RunnerSettings } from '../../worker/contracts/run-settings.ts';
 import type { PriceTable } from '../../worker/contracts/prices.ts';
 import type { RecordingSummary } from '../../worker/records/trajectory-io.ts';
 import { endpointOrigin } from '../../worker/llm/key-origin.ts';
@@ -16,7 +16,7 @@ export interface DemoRecording {
   /** the recording's name (its file without .cassette.json) */
   file?: string;
   /** who wrote the replies (the cassette's provenance.source) */
-  source?: 'hand-authored' | 'model' | 'mixed';
+  source?: RecordingSource;
 }
 
 const SOURCE_WORDS: Record<NonNullable<DemoRecording['source']>, string> = {
@@ -38,6 +38,11 @@ export function demoEndpointName(file: string, source: DemoRecording['source']):
 /** One line naming the active demo recording, for Settings and the run panel. */
 export function describeDemo(demo: DemoRecording): string {
   return `${demo.file ?? `a recording of ${demo.preset}`} on ${demo.bugId} with ${demo.preset} — ${demoSourceWords(demo.source)}`;
+}
+
+/** What a run's record says a demo recording is (config.model.recording); undefined when its name or source is not known. */
+export function demoRecordingProvenance(demo: DemoRecording): RecordingProvenance | undefined {
+  return demo.file && demo.source ? { name: demo.file, source: demo.source } : undefined;
 }
 
 export interface ModelEndpointChoice {
@@ -74,9 +79,12 @@ export const PROVIDER_PRESETS: ModelEndpointChoice[] = SERVICE_PRESETS.map((p) =
 
 export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
   try {
-    const res = await fetch(new URL('runtime-config.json', document.baseURI), { cache: 'no-store' });
+    const url = new URL('runtime-config.json', document.baseURI);
+    const res = await fetch(url, { cache: 'no-store' });
     if (!res.ok) return {};
-    return (await res.json()) as RuntimeConfig;
+    const config = (await res.json()) as RuntimeConfig;
+    // the runner may restart with another token while this page is open: a 401 reads it here again (runner-session.ts)
+    return config.runner ? { ...config, runner: { ...config.runner, tokenSource: url.href } } : config;
   } catch {
     return {};
   }
@@ -89,20 +97,41 @@ export function loadSettings(runtime: RuntimeConfig): Settings {
   return settings;
 }
 
-function savedSettings(runtime: RuntimeConfig): Settings {
-  const fallback: Settings = {
+/**
+ * A fresh profile's settings. Where the serving machine offers model endpoints (`npm start`: the demo recordings,
+ * its first the first of public/cassettes/index.json), the model is the first of them: a demo recording, so the run
+ * panel picks the recording that fits the bug and preset in view (src/state/demo-recordings.ts pickDemo) and a first
+ * run needs no key and no choice. Elsewhere, the first provider preset (its key asked for).
+ */
+export function defaultSettings(runtime: RuntimeConfig): Settings {
+  return {
     runner: runtime.runner ?? { url: 'http://127.0.0.1:8765', token: '' },
     model: runtime.modelEndpoints?.[0]
       ? endpointModel(runtime.modelEndpoints[0])
       : { baseURL: PROVIDER_PRESETS[0]!.baseURL, model: PROVIDER_PRESETS[0]!.model },
     modelKind: 'endpoint',
   };
+}
+
+/**
+ * A saved demo recording at the address it is served at now: `npm start` serves each recording on a new port every
+ * time, so the saved URL of one goes stale; a recording no longer served stays as saved (the run panel says so).
+ */
+function servedNow(model: Settings['model'], runtime: RuntimeConfig): Settings['model'] {
+  const file = model.demo?.file;
+  const served = file ? runtime.modelEndpoints?.find((e) => e.demo?.file === file) : undefined;
+  return served ? { ...model, ...endpointModel(served) } : model;
+}
+
+function savedSettings(runtime: RuntimeConfig): Settings {
+  const fallback = defaultSettings(runtime);
   try {
     const raw = localStorage.getItem(SETTINGS_KEY);
     if (!raw) return fallback;
     const saved = JSON.parse(raw) as Partial<Settings>;
-    // A runner started by `npm start` gets a fresh token each time: prefer the served one.
-    return { ...fallback, ...saved, runner: runtime.runner ?? saved.runner ?? fallback.runner };
+    const merged: Settings = { ...fallback, ...saved, runner: runtime.runner ?? saved.runner ?? fallback.runner };
+    // The served runner is the one `npm start` runs now (its token may be another than the saved one): prefer it.
+    return { ...merged, model: servedNow(merged.model, runtime) };
   } catch {
     return fallback;
   }
@@ -153,10 +182,13 @@ export function modelSettingsFor(s: Settings): ModelSettings {
   if (s.modelKind === 'recording') {
     const cassette = loadedRecording();
     if (cassette === undefined) throw new Error('Settings → Model: load the recording file again (a recording is kept for the tab it was loaded in).');
-    return { kind: 'replay', cassette };
+    // the run's record names the recording by its file (who wrote its replies comes from the cassette itself)
+    return { kind: 'replay', cassette, ...(s.recording?.file ? { name: s.recording.file } : {}) };
   }
   // the key of this request's own endpoint, never one stored for another
   const apiKey = keyForEndpoint(s.model.baseURL);
-  const { demo: _demo, ...model } = s.model;
-  return { kind: 'openai', ...model, ...(apiKey ? { apiKey } : {}) };
+  const { demo, ...model } = s.model;
+  // a demo endpoint's recording goes into the run's record: its name, and who wrote its replies (its cassette's provenance)
+  const recording = demo ? demoRecordingProvenance(demo) : undefined;
+  return { kind: 'openai', ...model, ...(apiKey ? { apiKey } : {}), ...(recording ? { recording } : {}) };
 }

@@ -2,7 +2,9 @@
 // reach a record, an export or a share link.
 import type { LlmProvider } from '../contracts/llm.ts';
 
-const PUBLIC_MODEL_FIELDS = ['kind', 'baseURL', 'model', 'temperature', 'topP', 'seed', 'maxTokens', 'stream', 'maxRetries', 'keyProvided', 'cassette', 'preset'] as const;
+// `recording`: the recording a replayed or demo model answers from, { name, source } (RecordingProvenance in
+// contracts/run-settings.ts) — what tells a `oneshot.wrong` demo run from a `oneshot.fix` one in the Runs list and reports
+const PUBLIC_MODEL_FIELDS = ['kind', 'baseURL', 'model', 'temperature', 'topP', 'seed', 'maxTokens', 'stream', 'maxRetries', 'keyProvided', 'cassette', 'preset', 'recording'] as const;
 
 export function publicModelConfig(llm: LlmProvider, given?: Record<string, unknown>): Record<string, unknown> {
   const source = given ?? ((llm as { config?: Record<string, unknown> }).config ?? {});

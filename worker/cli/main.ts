@@ -343,7 +343,8 @@ async function modelFromFlag(spec: string, baseURL: string, apiKey: string | und
     case 'replay': {
       // a cassette, or a RepairLab trajectory (a run replays from its own record)
       const { readRecording } = await import('../records/trajectory-io.ts');
-      return { kind: 'replay', cassette: readRecording(await readFlagFile('--llm replay:', value), `--llm replay:${value}`).cassette };
+      // named by its file in the run's record (config.model.recording)
+      return { kind: 'replay', cassette: readRecording(await readFlagFile('--llm replay:', value), `--llm replay:${value}`).cassette, name: value };
     }
     case 'scripted': {
       const replies = JSON.parse(await readFlagFile('--llm scripted:', value));

@@ -2,7 +2,7 @@
 // that starts, continues or forks one, the events it streams and the row a saved run is listed as. Plain data, so it
 // crosses the worker boundary (the page calls these through Comlink; the CLI in Node).
 import type { PriceTable } from './prices.ts';
-import type { ModelSettings, RunnerSettings } from './run-settings.ts';
+import type { ModelSettings, RecordingProvenance, RunnerSettings } from './run-settings.ts';
 import type { StrategyOutline } from './strategy.ts';
 
 export interface RunRequest {
@@ -66,6 +66,8 @@ export interface RunSummary {
   variants: string[];
   overrides: Record<string, unknown>;
   model: string;
+  /** the recording its model replayed (a demo recording, a loaded cassette, a bundle's replay): config.model.recording */
+  recording?: RecordingProvenance;
   /** the finished run's cost, null when unpriced or unfinished */
   costUsd: number | null;
   createdAt: string;
@@ -77,4 +79,18 @@ export interface RunSummary {
   interrupted: boolean;
   /** a fork: the run it replayed and how many of its steps (worker/runs/run-fork.ts) */
   forkOf?: { runId: string; step: number };
+  /** the experiment cell the run is (or was an attempt of): the run's record does not say, the cell's does (worker/experiments/run-cells.ts) */
+  experiment?: RunCell;
+}
+
+/** Where a run sits in an experiment: which experiment, variant and sample. */
+export interface RunCell {
+  experimentId: string;
+  /** the spec's name, when it has one */
+  experimentName?: string;
+  variant: string;
+  /** 0-based, as the cell records it */
+  sample: number;
+  /** an earlier attempt the cell set aside (an infrastructure failure) and ran again: not the run that counts */
+  attempt?: boolean;
 }

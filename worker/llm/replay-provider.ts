@@ -3,8 +3,10 @@
 // the run stops with 'cassette-divergence' naming the call and the first differing message.
 import { LlmError, type CompletionRequest, type CompletionResponse, type LlmProvider } from '../contracts/llm.ts';
 import type { Cassette } from '../contracts/cassette.ts';
+import type { RecordingProvenance } from '../contracts/run-settings.ts';
 import { PromptHasher } from './prompt-hash.ts';
 import { describeDivergence } from './divergence.ts';
+import { abortedCall } from './abort-reason.ts';
 
 export interface ReplayOptions {
   /** false: answer in order even when the prompt differs (recorded as meta.diverged) */
@@ -13,16 +15,38 @@ export interface ReplayOptions {
   name?: string;
   /** 0-based index of the first call to answer: a continued run goes on after the calls its steps made */
   firstCall?: number;
+  /** what the run's record calls the recording (config.model.recording.name): a file name, or the recording a bundled run replayed */
+  recordingName?: string;
 }
 
-export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {}): LlmProvider {
+/** A replay provider; its `config` is what the run's record says about the model (publicModelConfig reads it). */
+export interface ReplayProvider extends LlmProvider {
+  readonly config: { recording: RecordingProvenance };
+}
+
+/** A file name as a recording's name: its folders and the `.cassette.json` / `.json` ending dropped. */
+export function recordingName(file: string): string {
+  return file.split(/[\\/]/).pop()!.replace(/(\.cassette)?\.json$/, '');
+}
+
+/**
+ * What the record names a replayed cassette: `name` (a file name, or the recording a bundled run replayed), and who
+ * wrote its replies — the cassette's own provenance. Without a name it is called by when it was recorded, so two
+ * cassettes of one model still differ.
+ */
+export function cassetteRecording(cassette: Cassette, name?: string): RecordingProvenance {
+  return { name: name ? recordingName(name) : `cassette of ${cassette.model} recorded ${cassette.provenance.recordedAt}`, source: cassette.provenance.source };
+}
+
+export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {}): ReplayProvider {
   const strict = opts.strict ?? true;
   let next = opts.firstCall ?? 0;
   const hasher = new PromptHasher();
   return {
     id: `replay:${opts.name ?? cassette.model}`,
+    config: { recording: cassetteRecording(cassette, opts.recordingName) },
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
-      if (req.signal?.aborted) throw new LlmError('the model call was aborted', 'aborted');
+      if (req.signal?.aborted) throw abortedCall(req.signal);
       const started = performance.now();
       const call = cassette.calls[next];
       if (!call) {

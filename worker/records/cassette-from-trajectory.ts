@@ -15,8 +15,11 @@ export function cassetteFromTrajectory(t: Trajectory): Cassette {
   const model = answered[0]?.response?.model ?? String(t.config.model.model ?? 'unknown-model');
   const sampling = t.config.model as { temperature?: number; topP?: number; seed?: number; maxTokens?: number };
   const provider = t.config.providerId;
-  // a person or a script wrote the replies; a model endpoint produced them; a replayed run's came from another recording
-  const source = provider === 'human' || provider.startsWith('scripted') ? 'hand-authored' : provider.startsWith('openai') ? 'model' : 'mixed';
+  // the recording the run replayed says who wrote its replies (a demo endpoint is an openai provider, yet its replies
+  // were written by hand); else a person or a script wrote them, a model endpoint produced them, or a replay's came from
+  // a recording that did not say
+  const recorded = recordingSource(t.config.model.recording);
+  const source = recorded ?? (provider === 'human' || provider.startsWith('scripted') ? 'hand-authored' : provider.startsWith('openai') ? 'model' : 'mixed');
   return {
     schemaVersion: CASSETTE_SCHEMA_VERSION,
     kind: 'repairlab-cassette',
@@ -44,6 +47,11 @@ export function cassetteFromTrajectory(t: Trajectory): Cassette {
       response: { content: s.response!.content, usage: { inputTokens: s.tokens.input, outputTokens: s.tokens.output }, ...(s.response!.model ? { model: s.response!.model } : {}), latencyMs: s.latencyMs.model },
     })),
   };
+}
+
+function recordingSource(recording: unknown): Cassette['provenance']['source'] | undefined {
+  const source = (recording as { source?: unknown } | undefined)?.source;
+  return source === 'hand-authored' || source === 'model' || source === 'mixed' ? source : undefined;
 }
 
 /** A step without what legitimately differs between two runs of the same thing (times, latency, provider meta). */

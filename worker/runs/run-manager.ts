@@ -5,12 +5,12 @@ import { toPublicBug } from '../contracts/bug.ts';
 import type { LlmProvider } from '../contracts/llm.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import { parseStrategySpec, type StrategySpec } from '../contracts/strategy.ts';
-import type { ModelSettings } from '../contracts/run-settings.ts';
+import { parseRecordingProvenance, type ModelSettings, type RecordingProvenance } from '../contracts/run-settings.ts';
 import type { ForkRequest, RunEvent, RunRequest, RunSummary } from '../contracts/runs.ts';
 import type { Engine } from '../bugs/engine.ts';
 import { newRunId, runAgent, type AgentEvent } from '../agent/loop.ts';
 import type { RunnerWaitPolicy } from '../agent/runner-outage.ts';
-import { RunControl } from '../agent/run-control.ts';
+import { RunAbortedError, RunControl, stopSentence, type StopPoint } from '../agent/run-control.ts';
 import { listPresets, resolveStrategy } from '../strategies/presets/index.ts';
 import { toolsForStrategy } from '../strategies/strategy-tools.ts';
 import { costBudgetRefusal, DEFAULT_PRICES } from '../contracts/prices.ts';
@@ -39,6 +39,8 @@ interface ActiveRun {
   control: RunControl;
   abort: AbortController;
   human?: { answer(text: string): void };
+  /** where the run is, from its events: a stop names the step it ended at */
+  at?: StopPoint;
 }
 
 /** The tools a strategy may call (kept here for the importers of this module). */
@@ -48,6 +50,15 @@ export { toolsForStrategy };
 function refuseUnpricedCostBudget(strategy: StrategySpec, request: Pick<RunRequest, 'model' | 'prices'>): void {
   const refusal = costBudgetRefusal(strategy.budgets, request.model, request.prices ?? DEFAULT_PRICES);
   if (refusal) throw new Error(refusal);
+}
+
+/** The recording a saved run's model replayed, for its row; a record without a well-formed one lists none. */
+function recordingOf(model: Record<string, unknown>): { recording?: RecordingProvenance } {
+  try {
+    return model.recording === undefined ? {} : { recording: parseRecordingProvenance(model.recording, 'config.model.recording') };
+  } catch {
+    return {};
+  }
 }
 
 export class RunManager {
@@ -170,12 +181,15 @@ export class RunManager {
         const { bug, workspace } = await this.engine.workspaceFor(request.bugId);
         // a continued run's model goes on from its next call (human turns are numbered on from its steps too)
         const callsMade = resumeFrom?.steps.length ?? 0;
+        run.at = { stepsDone: callsMade };
         // the state of the step in flight (the loop announces it before the model call), told with a person's turn
         let state: string | undefined;
         // a fork's own model answers from step k + 1: its first reply (or human turn k) is its first
         const ownCalls = fork ? Math.max(0, callsMade - fork.forkOf.step) : callsMade;
         const own = this.provider(request.model, (turn) => onEvent({ type: 'human-turn', runId, step: turn.step, messages: turn.messages, ...(state ? { state } : {}) }), run, ownCalls, Math.max(callsMade, fork?.forkOf.step ?? 0));
         const llm = fork ? forkReplayProvider(fork.parentSteps, fork.forkOf, own, callsMade) : own;
+        // a demo endpoint replays a recording: the record names it (a replay provider names its cassette itself)
+        const recording = request.model.kind === 'openai' && request.model.recording !== undefined ? parseRecordingProvenance(request.model.recording, 'model.recording') : undefined;
         onEvent({ type: 'run-started', runId, bugId: bug.id, preset: request.preset, trajectory: trajectory.index, trajectories: trajectory.count, stepsBefore: callsMade, outline: strategyOutline(strategy) });
         return await runAgent({
           strategy,
@@ -186,6 +200,7 @@ export class RunManager {
           workspace,
           validator: runnerValidator(new RunnerClient(request.runner), bug.layout),
           llm,
+          ...(recording ? { modelConfig: { ...((own as { config?: Record<string, unknown> }).config ?? {}), recording } } : {}),
           tools: toolsForStrategy(strategy),
           control: run.control,
           signal: run.abort.signal,
@@ -203,9 +218,14 @@ export class RunManager {
           contextProvider: historyContextProvider(await this.engine.ensureRepository(bug), bug),
           record: fork ? recordForkOf(fork.forkOf, storeRecorder(this.engine.platform.records)) : storeRecorder(this.engine.platform.records),
           onEvent: (e) => {
-            if (e.type === 'step-started') state = e.state;
-            else if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
-            else if (e.type === 'step') onEvent({ type: 'step', runId, step: e.step });
+            if (e.type === 'step-started') {
+              state = e.state;
+              run.at = { stepInFlight: e.index, stepsDone: e.index };
+            } else if (e.type === 'model-delta') onEvent({ type: 'model-delta', runId, step: e.index, text: e.text });
+            else if (e.type === 'step') {
+              run.at = { stepsDone: e.step.index + 1 };
+              onEvent({ type: 'step', runId, step: e.step });
+            }
             else if (e.type === 'waiting-for-runner' || e.type === 'runner-back') {
               this.options.onRunnerEvent?.(e);
               onEvent(e.type === 'runner-back' ? e : { ...e, type: 'runner-waiting' });
@@ -227,10 +247,17 @@ export class RunManager {
     return locks ? locks.hold(runId, go) : go();
   }
 
+  /**
+   * Stops a run: it ends as stopped, its outcome's reason the sentence of where it was ("Stopped by you at step 3").
+   * The abort carries that sentence as its reason, so the call it cancels — a model call, a person's turn, a runner
+   * validation — ends with it too (a bare abort() would leave them "signal is aborted without reason").
+   */
   async stop(runId: string): Promise<void> {
-    this.control(runId).stop();
-    // also cancels a model call or a human turn in flight
-    this.active.get(runId)!.abort.abort();
+    const run = this.active.get(runId);
+    if (!run) throw new Error(`Run ${runId} is not going on (it may have just ended): there is nothing to stop.`);
+    const reason = stopSentence(run.at ?? { stepsDone: 0 });
+    run.control.stop(reason);
+    run.abort.abort(new RunAbortedError(reason));
   }
 
   /** Deletes a saved run (header and steps); a run going on in this engine or another tab is refused. */
@@ -277,6 +304,7 @@ export class RunManager {
       variants: t.config.variants,
       overrides: t.config.overrides,
       model: typeof t.config.model.model === 'string' ? t.config.model.model : t.config.providerId,
+      ...recordingOf(t.config.model),
       costUsd: t.outcome?.totals.costUsd ?? null,
       createdAt: t.createdAt,
       steps: t.stepCount,
@@ -316,7 +344,7 @@ export class RunManager {
       case 'scripted':
         return createScriptedProvider(model.replies, { firstCall: callsMade });
       case 'replay': {
-        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade });
+        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade, ...(model.name ? { recordingName: model.name } : {}) });
       }
       case 'human': {
         const channel = new HumanChannel(askHuman, humanFirstStep);

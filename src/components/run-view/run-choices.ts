@@ -1,7 +1,8 @@
 // What a run is asked to be besides its bug: the preset, its named variants and raw overrides — the run form edits
 // them, the run view turns them into a request, and the app, the share bar, the strategy editor and the Experiments
 // tab name presets by these types. Pure functions, so nothing here imports an element.
-import type { DemoRecording } from '../../state/settings.ts';
+import type { DemoRecording, ModelEndpointChoice } from '../../state/settings.ts';
+import { pickDemo, type DemoPick } from '../../state/demo-recordings.ts';
 
 export interface PresetChoice {
   id: string;
@@ -20,6 +21,8 @@ export interface RunFormFields {
   preset: string;
   variants: string[];
   overridesText: string;
+  /** a demo recording picked with one click (its name, DemoRecording.file): tried first while it fits */
+  recording?: string;
 }
 
 /** the demo recording applies only to the bug it was recorded on */
@@ -54,4 +57,59 @@ export function parseOverrides(text: string): { overrides?: Record<string, unkno
 /** The ticked variants that `preset` has (a variant ticked under another preset is dropped). */
 export function variantsOf(presets: readonly PresetChoice[], preset: string, ticked: readonly string[]): string[] {
   return ticked.filter((v) => presets.find((p) => p.id === preset)?.variants?.some((x) => x.id === v));
+}
+
+/** What the run panel would run now: the preset, the overrides text, and — the model being a demo recording — which one. */
+export interface RunPlan {
+  preset: string;
+  overridesText: string;
+  /** set when the model settings point at a demo recording: the recording that serves the run, or why none can */
+  demo?: DemoPick;
+}
+
+export interface RunPlanInput {
+  bugId: string | undefined;
+  presets: readonly PresetChoice[];
+  /** the form's fields as typed ('' preset or overrides: the default) */
+  fields: RunFormFields;
+  /** the demo recording the model settings point at (only while the model kind is an endpoint); unset: a real model, never switched */
+  settingsDemo: DemoRecording | undefined;
+  /** the endpoints the serving machine offers (runtime-config.json): the demo recordings among them */
+  served: readonly ModelEndpointChoice[];
+}
+
+/**
+ * The run the panel would start. With a real model: the preset picked (else the first), the overrides typed. With a
+ * demo recording: the recording that fits the bug, preset, variants and overrides in view (a recording replays only
+ * the run it was recorded from), the one picked with one click or the one Settings names first; untyped overrides
+ * are the fitting recording's own. When none fits, `demo.blocked` says why before anything starts.
+ */
+export function planRun(input: RunPlanInput): RunPlan {
+  const { bugId, presets, fields, settingsDemo, served } = input;
+  const demoHere = activeDemo(settingsDemo, bugId);
+  if (!settingsDemo || !bugId) return { preset: chosenPreset(fields.preset, demoHere, presets), overridesText: effectiveOverridesText(fields.overridesText, demoHere) };
+  // opening a bug shows the preset of the recording picked for it, or of the one Settings names, when it is this bug's
+  const picked = served.find((e) => e.demo && e.demo.file === fields.recording && e.demo.bugId === bugId)?.demo;
+  const preset = chosenPreset(fields.preset, picked ?? demoHere, presets);
+  const overridesTyped = fields.overridesText.trim() !== '';
+  const { overrides, error } = parseOverrides(fields.overridesText);
+  if (error) return { preset, overridesText: fields.overridesText, demo: { blocked: error, offers: [] } };
+  const variants = variantsOf(presets, preset, fields.variants);
+  const demo = pickDemo(served, { bugId, preset, variants, overrides: overrides ?? {} }, { overridesTyped, prefer: [fields.recording, settingsDemo.file] });
+  return { preset, overridesText: overridesTyped ? fields.overridesText : effectiveOverridesText('', demo.endpoint?.demo), demo };
+}
+
+/**
+ * The demo endpoint that serves a saved run going on (Continue): the one it was recorded with, else another that fits
+ * its configuration. Throws why none can, so the run is not continued against a recording that would diverge.
+ */
+export function demoForSavedRun(
+  served: readonly ModelEndpointChoice[],
+  run: { bugId: string; preset: string; variants: readonly string[]; overrides: Record<string, unknown>; recording?: string },
+  settingsDemo: DemoRecording,
+): NonNullable<DemoPick['endpoint']> {
+  const { bugId, preset, variants, overrides } = run;
+  const pick = pickDemo(served, { bugId, preset, variants, overrides }, { overridesTyped: true, prefer: [run.recording, settingsDemo.file] });
+  if (!pick.endpoint) throw new Error(`This run cannot be continued with a demo recording. ${pick.blocked ?? ''}`.trim());
+  return pick.endpoint;
 }

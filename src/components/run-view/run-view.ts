@@ -2,12 +2,13 @@ import { LitElement, html } from 'lit';
 import type { RunRequest } from '../../../worker/contracts/runs.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import type { RunSummary } from '../../../worker/contracts/runs.ts';
-import type { DemoRecording } from '../../state/settings.ts';
+import { describeDemo, type DemoRecording, type ModelEndpointChoice } from '../../state/settings.ts';
+import { demoModelSettings } from '../../state/demo-recordings.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { renderClassroomDiagram } from '../classroom/run-classroom.ts';
 import '../classroom/human-turn/human-turn.ts';
 import '../classroom/run-presenter/run-presenter.ts';
-import { activeDemo, chosenPreset, effectiveOverridesText, parseOverrides, variantsOf, type PresetChoice, type RunChoices, type RunFormFields } from './run-choices.ts';
+import { demoForSavedRun, parseOverrides, planRun, variantsOf, type PresetChoice, type RunChoices, type RunFormFields, type RunPlan } from './run-choices.ts';
 import { ContinueController } from './continue-controller.ts';
 import { RunStreamController } from './run-stream-controller.ts';
 import './run-form/run-form.ts';
@@ -23,6 +24,10 @@ import './run-outcome/run-outcome.ts';
  * flight (RunStreamController: events → steps, streaming text, a person's turn, outcome), the bug's interrupted runs
  * (ContinueController and `rl-interrupted-runs`), the step list (`rl-run-steps`), the classroom (state diagram,
  * `rl-human-turn`, `rl-run-presenter`) and the outcome (`rl-run-outcome`).
+ *
+ * While the model settings point at a demo recording, the run uses the served recording that fits the bug, preset,
+ * variants and overrides in view (`planRun`), and says which; when none fits, Run agent waits with the reason and
+ * this bug's recordings as one-click choices. A real endpoint the user chose is never switched.
  */
 export class RlRunView extends LitElement {
   static override properties = {
@@ -30,7 +35,9 @@ export class RlRunView extends LitElement {
     presets: { attribute: false },
     makeRequest: { attribute: false },
     demo: { attribute: false },
+    demoEndpoints: { attribute: false },
     preset: { state: true },
+    recording: { state: true },
     variants: { state: true },
     overridesText: { state: true },
     presenter: { state: true },
@@ -38,8 +45,12 @@ export class RlRunView extends LitElement {
   declare bugId: string | undefined;
   declare presets: PresetChoice[];
   declare makeRequest: ((bugId: string, preset: string, choices: RunChoices) => RunRequest) | undefined;
-  /** the demo recording the model settings point at, if any: it fixes preset and overrides for its bug */
+  /** the demo recording the model settings point at, if any (the model kind being an endpoint): the run panel then picks the fitting one */
   declare demo: DemoRecording | undefined;
+  /** the model endpoints the serving machine offers (runtime-config.json): the demo recordings among them */
+  declare demoEndpoints: ModelEndpointChoice[];
+  /** a demo recording picked with one click (its name): tried first while it fits */
+  declare recording: string | undefined;
   /** the preset picked in the form ('' = the default: `chosenPreset`) */
   declare preset: string;
   declare variants: string[];
@@ -54,6 +65,7 @@ export class RlRunView extends LitElement {
   constructor() {
     super();
     this.presets = [];
+    this.demoEndpoints = [];
     this.preset = '';
     this.variants = [];
     this.overridesText = '';
@@ -62,38 +74,65 @@ export class RlRunView extends LitElement {
 
   static override styles = [panelStyles];
 
+  /** what a run would be now: preset, overrides, and the demo recording that serves it (or why none can) */
+  get plan(): RunPlan {
+    return planRun({
+      bugId: this.bugId,
+      presets: this.presets,
+      fields: { preset: this.preset, variants: this.variants, overridesText: this.overridesText, ...(this.recording ? { recording: this.recording } : {}) },
+      settingsDemo: this.demo,
+      served: this.demoEndpoints,
+    });
+  }
+
   /** the preset a run would use now */
   get chosenPreset(): string {
-    return chosenPreset(this.preset, activeDemo(this.demo, this.bugId), this.presets);
+    return this.plan.preset;
   }
 
   /** the overrides a run would use now, as text */
   get effectiveOverridesText(): string {
-    return effectiveOverridesText(this.overridesText, activeDemo(this.demo, this.bugId));
+    return this.plan.overridesText;
   }
 
   private onChoices = (e: CustomEvent<Partial<RunFormFields>>) => {
-    const { preset, variants, overridesText } = e.detail;
+    const { preset, variants, overridesText, recording } = e.detail;
     if (preset !== undefined) this.preset = preset;
     if (variants !== undefined) this.variants = variants;
     if (overridesText !== undefined) this.overridesText = overridesText;
+    if (recording !== undefined) this.recording = recording;
   };
 
   private start = () => {
     const { bugId, makeRequest } = this;
     if (!bugId || !makeRequest) return;
-    const preset = this.chosenPreset;
-    const { overrides, error } = parseOverrides(this.effectiveOverridesText);
+    const { preset, overridesText, demo } = this.plan;
+    // Run agent waits while no recording fits; the reason is shown beside it
+    if (demo?.blocked) return this.stream.fail(demo.blocked);
+    const { overrides, error } = parseOverrides(overridesText);
     if (error) return this.stream.fail(error);
     const variants = variantsOf(this.presets, preset, this.variants);
-    void this.stream.start(() => makeRequest(bugId, preset, { variants, ...(overrides ? { overrides } : {}) }));
+    const endpoint = demo?.endpoint;
+    void this.stream.start(() => {
+      const request = makeRequest(bugId, preset, { variants, ...(overrides ? { overrides } : {}) });
+      return endpoint ? { ...request, model: demoModelSettings(endpoint, request.model) } : request;
+    });
   };
 
-  /** Continues an interrupted run with the current model and runner settings; its saved steps are shown first. */
+  /**
+   * Continues an interrupted run with the current model and runner settings; its saved steps are shown first. With a
+   * demo recording as the model, the run goes on with the recording it was started with (or another that fits it).
+   */
   private continueRun = (e: CustomEvent<RunSummary>) => {
-    const { bugId, makeRequest } = this;
+    const { bugId, makeRequest, demo } = this;
     if (!bugId || !makeRequest) return;
-    const settingsFor = (c: Trajectory['config']) => makeRequest(bugId, c.preset, { variants: c.variants, overrides: c.overrides });
+    const settingsFor = (c: Trajectory['config']) => {
+      const request = makeRequest(bugId, c.preset, { variants: c.variants, overrides: c.overrides });
+      if (!demo) return request;
+      const recorded = (c.model.recording as { name?: unknown } | undefined)?.name;
+      const endpoint = demoForSavedRun(this.demoEndpoints, { bugId, preset: c.preset, variants: c.variants, overrides: c.overrides, ...(typeof recorded === 'string' ? { recording: recorded } : {}) }, demo);
+      return { ...request, model: demoModelSettings(endpoint, request.model) };
+    };
     void this.continuing.continue(e.detail, settingsFor);
   };
 
@@ -123,10 +162,14 @@ export class RlRunView extends LitElement {
   override render() {
     const s = this.stream;
     const wait = s.runnerWait;
+    const plan = this.plan;
+    const active = plan.demo?.endpoint?.demo;
     return html`<div class="panel">
       <h2>Run an agent ${this.bugId ? html`on <code>${this.bugId}</code>` : ''}</h2>
-      <rl-run-form .bugId=${this.bugId} .presets=${this.presets} .demo=${activeDemo(this.demo, this.bugId)} .running=${s.running}
-        .preset=${this.chosenPreset} .variants=${this.variants} .overridesText=${this.effectiveOverridesText}
+      ${active ? html`<p class="muted" data-testid="run-active-demo">Model: demo recording <b>${describeDemo(active)}</b></p>` : ''}
+      <rl-run-form .bugId=${this.bugId} .presets=${this.presets} .demo=${active} .running=${s.running}
+        .blocked=${plan.demo?.blocked} .offers=${plan.demo?.blocked ? plan.demo.offers : []}
+        .preset=${plan.preset} .variants=${this.variants} .overridesText=${plan.overridesText}
         @choices-change=${this.onChoices} @run-requested=${this.start}>${this.renderControls()}</rl-run-form>
       <rl-interrupted-runs .runs=${this.continuing.runs} .checkedFor=${this.continuing.checkedFor} .running=${s.running}
         @continue-run=${this.continueRun}></rl-interrupted-runs>

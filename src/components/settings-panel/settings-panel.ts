@@ -19,8 +19,13 @@ const withoutDemo = (m: Settings['model']): Settings['model'] => {
  *
  * @fires settings-changed - {Settings} the settings after an edit, already saved (bubbles, composed)
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --accent-soft - background of the selected or current item
  * @cssproperty --bad - colour of failures and errors
+ * @cssproperty --radius-sm - corner radius of small things (pills, fields)
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
  */
 export class RlSettingsPanel extends LitElement {
   static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true }, keyError: { state: true } };
@@ -140,7 +145,9 @@ export class RlSettingsPanel extends LitElement {
       </label>
       ${s.model.demo
         ? html`<p class="active-demo" data-testid="active-demo">Active demo recording: <b>${describeDemo(s.model.demo)}</b>.
-            ${s.modelKind === 'endpoint' ? '' : 'It is not in use while the model above is not the endpoint.'}</p>`
+            ${s.modelKind === 'endpoint'
+              ? 'A recording replays only the run it was recorded from, so the run panel uses the demo recording that fits the bug and preset you pick, and names it; where none fits, it says so before the run starts.'
+              : 'It is not in use while the model above is not the endpoint.'}</p>`
         : ''}
       ${corsNoteFor(s.model.baseURL, [...this.endpoints, ...PROVIDER_PRESETS])}
       <label>Base URL <input type="url" name="base-url" .value=${s.model.baseURL} @change=${(e: Event) => this.update_((x) => ({ ...x, model: { ...withoutDemo(x.model), baseURL: val(e) } }))} /></label>

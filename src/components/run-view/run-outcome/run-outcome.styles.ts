@@ -2,5 +2,5 @@ import { css } from 'lit';
 
 /** rl-run-outcome's own styles (the element adopts panelStyles, shared-styles.ts, before them). */
 export const runOutcomeStyles = css`
-  .outcome { margin-top: 0.8rem; }
+  .outcome { margin-top: var(--space-3); }
 `;

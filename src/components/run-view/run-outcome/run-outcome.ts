@@ -17,6 +17,8 @@ const OUTCOME_TEXT: Record<Outcome['status'], string> = {
  * the developers' fix, the final patch — and, once no run is going on, the ground-truth fix on request.
  *
  * @fires reveal-ground-truth - {null} the user asked to see the developers' fix (the run view asks the engine and sets `groundTruth`)
+ *
+ * @cssproperty --space-3 - spacing step 3 (12 px)
  */
 export class RlRunOutcome extends LitElement {
   static override properties = { outcome: { attribute: false }, steps: { attribute: false }, running: { type: Boolean }, groundTruth: {} };
