@@ -5,6 +5,12 @@
 // The package re-parses the URL it is given (WHATWG rules: `%2e%2e` is `..`, `\` is `/`), so the host it connects to
 // is not necessarily the first segment of the raw path. Every request is therefore decoded, checked and rebuilt here
 // into a canonical URL that parses back to itself before the package sees it.
+//
+// A host name that does not resolve is answered before the allow-list: 502 `unreachable-host` naming the host and
+// the resolver's answer. Refusing it as "not allowed" (403) sent people to --git-host for what is a typo in the URL or
+// a machine without DNS, and isomorphic-git showed only the status ("HTTP 403"); the client now reads the JSON reason
+// (worker/repo/repo-store.ts cloneUrl).
+import { lookup } from 'node:dns/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import corsProxy from '@isomorphic-git/cors-proxy';
 
@@ -15,9 +21,10 @@ const USAGE = 'Use /cors-proxy/<git host>/<repository path>, e.g. /cors-proxy/gi
 
 export type ProxyDecision =
   | { ok: true; host: string; url: string }
-  | { ok: false; status: number; code: string; error: string };
+  /** `host`: the git host the request named, when the path got that far (a refused host is still looked up) */
+  | { ok: false; status: number; code: string; error: string; host?: string };
 
-const refuse = (status: number, code: string, error: string): ProxyDecision => ({ ok: false, status, code, error });
+const refuse = (status: number, code: string, error: string, host?: string): ProxyDecision => ({ ok: false, status, code, error, ...(host ? { host } : {}) });
 
 function decodeSegment(raw: string): string | undefined {
   try {
@@ -50,7 +57,7 @@ export function checkProxyRequest(method: string, rawUrl: string, contentType: s
   const host = segments[0]?.toLowerCase();
   if (!host || segments.length < 2) return refuse(400, 'bad-request', USAGE);
   if (!allowedHosts.some((h) => h.toLowerCase() === host)) {
-    return refuse(403, 'forbidden-host', `refused: host not allowed — the git CORS proxy does not serve ${host}; allowed hosts are ${allowedHosts.join(', ')} (start the runner with --git-host ${host} to add it).`);
+    return refuse(403, 'forbidden-host', `refused: host not allowed — the git CORS proxy does not serve ${host}; allowed hosts are ${allowedHosts.join(', ')} (start the runner with --git-host ${host} to add it).`, host);
   }
   const repoPath = segments.slice(1);
   const last = repoPath.at(-1);
@@ -68,7 +75,50 @@ export function checkProxyRequest(method: string, rawUrl: string, contentType: s
   return { ok: true, host, url: canonical };
 }
 
+/** The name part of a proxy host segment (`host`, `host:port`, `[v6]:port`), as the resolver takes it. */
+function hostName(host: string): string {
+  try {
+    return new URL(`https://${host}/`).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return host;
+  }
+}
+
+/**
+ * Why `host` cannot be reached by name, or undefined when it resolves (an address literal always does). The
+ * resolver's codes as getaddrinfo gives them: ENOTFOUND (no such name), EAI_AGAIN (no name server answered).
+ */
+export async function unresolvedHost(host: string): Promise<string | undefined> {
+  try {
+    await lookup(hostName(host));
+    return undefined;
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'unknown error';
+    const why =
+      code === 'ENOTFOUND'
+        ? 'no such host name'
+        : code === 'EAI_AGAIN'
+          ? 'no name server answered (is this machine offline?)'
+          : `the resolver answered ${code}`;
+    return (
+      `could not resolve ${host}: ${why} (DNS ${code}). The git CORS proxy cannot reach a host whose name does not resolve: ` +
+      `check the host in the clone URL for a typo (e.g. https://github.com/owner/repo.git), and that the machine the runner runs on can resolve it.`
+    );
+  }
+}
+
 export function handleCorsProxy(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): void {
+  // the lookup makes the proxy asynchronous: what it throws is answered here, as the server's own handler would
+  proxyChecked(req, res, allowedHosts, origin).catch((err: unknown) => {
+    if (res.headersSent) return void res.destroy();
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json');
+    if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
+    res.end(JSON.stringify({ code: 'server', error: `The git CORS proxy failed: ${err instanceof Error ? err.message : String(err)}` }));
+  });
+}
+
+async function proxyChecked(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): Promise<void> {
   const send = (status: number, code: string, error: string) => {
     if (res.headersSent) {
       res.destroy();
@@ -80,6 +130,13 @@ export function handleCorsProxy(req: IncomingMessage, res: ServerResponse, allow
     res.end(JSON.stringify({ error, code }));
   };
   const decision = checkProxyRequest(req.method ?? 'GET', req.url ?? '', req.headers['content-type'], allowedHosts);
+  // The name is looked up (never connected to) before the allow-list answers: "not allowed, add --git-host" is the
+  // wrong advice for a name that does not exist. Other refusals (bad paths, pushes) carry no host and are not looked up.
+  const unresolved = decision.host === undefined ? undefined : await unresolvedHost(decision.host);
+  if (unresolved) {
+    req.resume();
+    return send(502, 'unreachable-host', unresolved);
+  }
   if (!decision.ok) {
     req.resume();
     return send(decision.status, decision.code, decision.error);

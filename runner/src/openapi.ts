@@ -43,7 +43,7 @@ const proxyResponses = {
   '200': { description: 'Proxied answer of the git host (streamed).' },
   '400': error('A path segment is a dot segment (plain or percent-encoded), empty, or holds `\\`, `@`, `?` or `#` (code `bad-request`).'),
   '403': error('`refused: host not allowed` (code `forbidden-host`), a push or anything but clone/fetch (code `forbidden`), or an origin outside the allow-list (code `forbidden-origin`).'),
-  '502': error('`could not connect` to the allowed git host (code `unreachable-host`).'),
+  '502': error('`could not resolve` the host, allowed or not (its name does not resolve), or `could not connect` to the allowed git host (code `unreachable-host`).'),
 };
 
 export function buildOpenApi(): Json {

@@ -63,9 +63,9 @@ export class Engine {
   }
 
   async listBugs(): Promise<BugSummary[]> {
-    const bugs = await this.catalog.bugs();
+    const bugs = await this.catalog.bugsWithOrigin();
     const stored = new Set((await this.repos.listRepos()).map((r) => r.repoId));
-    return bugs.map((b) => ({
+    return bugs.map(({ bug: b, origin }) => ({
       id: b.id,
       library: b.library,
       title: b.report.title,
@@ -74,7 +74,13 @@ export class Engine {
       defectKinds: b.defectKinds,
       failingTests: b.failingTests,
       imported: stored.has(b.repoId),
+      origin,
     }));
+  }
+
+  /** Deletes a bug made here or imported as a BugSpec file (runs of it stay in the Runs list); bundled bugs are refused. */
+  deleteBug(bugId: string): Promise<void> {
+    return this.catalog.deleteStored(bugId);
   }
 
   async publicBug(bugId: string): Promise<PublicBug> {
@@ -157,6 +163,18 @@ export class Engine {
     } catch (e) {
       return { name: url, ok: false, message: e instanceof Error ? e.message : String(e) };
     }
+  }
+
+  /**
+   * The open session of a stored repository (opened on first use), for browsing it and making bugs of it. Refuses a
+   * repository that is not in the store, naming it.
+   */
+  async repoSession(repoId: string): Promise<RepoSession> {
+    const cached = this.sessions.get(repoId);
+    if (cached) return cached;
+    const session = await this.repos.openRepo(repoId);
+    this.sessions.set(repoId, session);
+    return session;
   }
 
   /** Repositories with an open session (their caches — parsed packs, trees, commits — held in memory). */
@@ -258,13 +276,7 @@ export class Engine {
     const fixed = bug.groundTruth.fixedCommit;
     if (fixed) {
       const session = await this.ensureRepository(bug);
-      const fixedWs = await openWorkspace(session, fixed);
-      const before = new Map((await workspace.baseFiles()).map((f) => [f.path, f.oid]));
-      const after = await fixedWs.baseFiles();
-      const inSources = (p: string) => bug.layout.sourceDirs.some((d) => p.startsWith(d.replace(/\/?$/, '/')));
-      for (const f of after) if (inSources(f.path) && before.get(f.path) !== f.oid) await workspace.write(f.path, await fixedWs.read(f.path));
-      const afterPaths = new Set(after.map((f) => f.path));
-      for (const p of before.keys()) if (inSources(p) && !afterPaths.has(p)) await workspace.delete(p);
+      await applyProgramFilesOf(workspace, await openWorkspace(session, fixed), bug.layout.sourceDirs);
       return;
     }
     if (bug.groundTruth.patch) {
@@ -275,7 +287,20 @@ export class Engine {
   }
 }
 
-async function findSourceFile(ws: Workspace, roots: string[], className: string): Promise<string | undefined> {
+/**
+ * Writes into `workspace`'s overlay the program files (those under `sourceDirs`) as they are in `fixed`'s tree: the
+ * ground truth of a bug whose fix is a commit. Test files stay the buggy commit's: the tests define the bug.
+ */
+export async function applyProgramFilesOf(workspace: Workspace, fixed: Workspace, sourceDirs: string[]): Promise<void> {
+  const before = new Map((await workspace.baseFiles()).map((f) => [f.path, f.oid]));
+  const after = await fixed.baseFiles();
+  const inSources = (p: string) => sourceDirs.some((d) => p.startsWith(d.replace(/\/?$/, '/')));
+  for (const f of after) if (inSources(f.path) && before.get(f.path) !== f.oid) await workspace.write(f.path, await fixed.read(f.path));
+  const afterPaths = new Set(after.map((f) => f.path));
+  for (const p of before.keys()) if (inSources(p) && !afterPaths.has(p)) await workspace.delete(p);
+}
+
+export async function findSourceFile(ws: Workspace, roots: string[], className: string): Promise<string | undefined> {
   const rel = className.split('$')[0]!.replace(/\./g, '/') + '.java';
   for (const root of roots) {
     const path = `${root.replace(/\/$/, '')}/${rel}`;

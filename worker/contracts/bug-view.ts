@@ -2,6 +2,9 @@
 // fault-localized code). Never the ground truth: only PublicBug fields.
 import type { BugCategory, PublicBug } from './bug.ts';
 
+/** Where a bug comes from: shipped with the app, a BugSpec file imported, or made here from a stored repository. */
+export type BugOrigin = 'bundled' | 'imported' | 'made';
+
 export interface BugSummary {
   id: string;
   library: string;
@@ -12,6 +15,8 @@ export interface BugSummary {
   failingTests: string[];
   /** the repository is already in the local store */
   imported: boolean;
+  /** where the bug comes from (made and imported bugs can be deleted) */
+  origin?: BugOrigin;
 }
 
 export interface CodeExcerpt {

@@ -26,6 +26,40 @@ export interface ImportResult {
 
 const REPO_ID = /^[A-Za-z0-9][\w.-]*$/;
 
+/**
+ * What a failed clone tells the person. The runner's git proxy answers its refusals as JSON `{ error, code }` naming
+ * the host and what to do (runner/src/cors-proxy.ts); isomorphic-git keeps that body in its HttpError's
+ * `data.response`, and only the status in its message — "HTTP 403" was all anyone saw of "host not allowed".
+ */
+export function cloneFailure(err: unknown, url: string, host: string, corsProxy: string | undefined): RepoError {
+  const e = err as { code?: string; data?: { statusCode?: number; response?: string }; message?: string; cause?: { code?: string } };
+  if (e.code === 'HttpError') {
+    const status = e.data?.statusCode ?? '?';
+    const reason = proxyReason(e.data?.response);
+    if (reason) return new RepoError(`Cloning ${url} failed: the runner's git proxy answered ${status} (${reason.code}): ${reason.error}`);
+    return new RepoError(`Cloning ${url} failed with HTTP ${status}: check the URL (and that the repository is public).`);
+  }
+  // without a proxy (Node), fetch names the resolver's failure only in its cause
+  const dns = e.cause?.code;
+  if (dns === 'ENOTFOUND' || dns === 'EAI_AGAIN') {
+    return new RepoError(`Could not clone ${url}: the host ${host} does not resolve (DNS ${dns}). Check the host in the URL for a typo, and this machine's connection.`);
+  }
+  return new RepoError(
+    `Could not reach ${url}${corsProxy ? ` through the proxy ${corsProxy}` : ''} (${e.message ?? String(err)}): check the URL and your connection, and that the runner (its CORS proxy) is running.`,
+  );
+}
+
+/** The runner's JSON error body, when the answer is one (a git host's own error pages are not). */
+function proxyReason(body: string | undefined): { error: string; code: string } | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; code?: unknown };
+    return typeof parsed.error === 'string' && typeof parsed.code === 'string' ? { error: parsed.error, code: parsed.code } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class RepoStore {
   constructor(readonly platform: Platform) {}
 
@@ -219,11 +253,7 @@ export class RepoStore {
           onProgress: (p) => options.onProgress?.({ phase: p.phase, loaded: p.loaded, total: p.total }),
         });
       } catch (err) {
-        const e = err as { code?: string; data?: { statusCode?: number }; message: string };
-        if (e.code === 'HttpError') {
-          throw new RepoError(`Cloning ${url} failed with HTTP ${e.data?.statusCode ?? '?'}: check the URL (and that the repository is public).`);
-        }
-        throw new RepoError(`Could not reach ${url}${options.corsProxy ? ` through the proxy ${options.corsProxy}` : ''} (${e.message}): check the URL and your connection, and that the runner (its CORS proxy) is running.`);
+        throw cloneFailure(err, url, parsed.host, options.corsProxy);
       }
       const session = new RepoSession(repoId, this.fs, tmpDir);
       const refs: BundleRef[] = [];

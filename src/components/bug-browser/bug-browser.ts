@@ -4,9 +4,19 @@ import { panelStyles } from '../shared-styles.ts';
 import { bugBrowserStyles } from './bug-browser.styles.ts';
 
 /**
- * @summary The bundled and imported bugs, filterable by library, category and blameability.
+ * @summary The bundled and imported bugs, and those made here from a repository (tagged), filterable by library,
+ * category and blameability.
  *
  * @fires bug-selected - {string} the id of the bug clicked (bubbles, composed)
+ *
+ * @cssproperty --panel-2 - a quieter surface: table headers, hovered rows, gutters
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --accent-soft - background of the selected or current item
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlBugBrowser extends LitElement {
   static override properties = {
@@ -72,7 +82,7 @@ export class RlBugBrowser extends LitElement {
         ${this.visible.map(
           (b) => html`<li data-bug=${b.id}>
             <button type="button" data-testid="bug-item" aria-current=${b.id === this.selected ? 'true' : 'false'} @click=${() => this.select(b.id)}>
-              <span class="id">${b.id} <span class="tag">${b.category}</span>${b.blameable ? '' : html`<span class="tag">blameless</span>`}</span>
+              <span class="id">${b.id} <span class="tag">${b.category}</span>${b.blameable ? '' : html`<span class="tag">blameless</span>`}${b.origin === 'made' ? html`<span class="tag" data-testid="made-here">made here</span>` : ''}</span>
               <span class="title" style="display:block">${b.title}</span>
             </button>
           </li>`,

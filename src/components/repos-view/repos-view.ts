@@ -1,19 +1,28 @@
 import { LitElement, html } from 'lit';
 import type { ImportProgress, RepoInfo } from '../../../worker/contracts/repository.ts';
+import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
+import type { RunnerSettings } from '../../../worker/contracts/run-settings.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { reposViewStyles } from './repos-view.styles.ts';
+import './bug-maker/bug-maker.ts';
 
 type ImportOutcome = { name: string; ok: boolean; message: string };
 
 /**
  * @summary Repositories stored in this browser (IndexedDB): sizes and deletion; import of git bundles, pack files,
- * zipped repositories, a repository folder, BugSpecs, and clones by URL through the runner's git CORS proxy.
+ * zipped repositories, a repository folder, BugSpecs, and clones by URL through the runner's git CORS proxy; and,
+ * per repository, the bugs made of it (deletable) and Make a bug, which opens rl-bug-maker on it.
  *
  * @fires repos-changed - {null} the list was loaded again (on opening, after an import or a deletion): the bug list may have changed (bubbles, composed)
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
- * @cssproperty --line - border and rule colour
+ * @cssproperty --line-strong - border of form controls and diagram edges
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --accent-soft - background of the selected or current item
+ * @cssproperty --radius-lg - corner radius of panels and cards
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --space-4 - spacing step 4 (16 px)
  */
 export class RlReposView extends LitElement {
   static override properties = {
@@ -25,6 +34,9 @@ export class RlReposView extends LitElement {
     busy: { state: true },
     cloneUrl: { state: true },
     runnerUrl: {},
+    runner: { attribute: false },
+    madeBugs: { state: true },
+    opened: { state: true },
   };
   declare repos: RepoInfo[];
   declare results: { name: string; ok: boolean; message: string }[];
@@ -36,6 +48,12 @@ export class RlReposView extends LitElement {
   declare cloneUrl: string;
   /** the runner whose git CORS proxy clones go through */
   declare runnerUrl: string | undefined;
+  /** the runner the bug maker checks failing tests on (the app's Settings) */
+  declare runner: RunnerSettings | undefined;
+  /** bugs made here from the stored repositories */
+  declare madeBugs: BugSummary[];
+  /** the repository the bug maker is open on */
+  declare opened: string | undefined;
 
   constructor() {
     super();
@@ -44,6 +62,7 @@ export class RlReposView extends LitElement {
     this.dragging = false;
     this.busy = false;
     this.cloneUrl = '';
+    this.madeBugs = [];
   }
 
   static override styles = [panelStyles, reposViewStyles];
@@ -55,7 +74,9 @@ export class RlReposView extends LitElement {
 
   private async refresh() {
     const engine = getEngine();
-    [this.repos, this.usage] = await Promise.all([engine.listRepos(), engine.storageEstimate()]);
+    const [repos, usage, bugs] = await Promise.all([engine.listRepos(), engine.storageEstimate(), engine.listBugs()]);
+    [this.repos, this.usage, this.madeBugs] = [repos, usage, bugs.filter((b) => b.origin === 'made')];
+    if (this.opened && !repos.some((r) => r.repoId === this.opened)) this.opened = undefined;
     this.dispatchEvent(new CustomEvent('repos-changed', { bubbles: true, composed: true }));
   }
 
@@ -108,6 +129,27 @@ export class RlReposView extends LitElement {
     await this.refresh();
   }
 
+  private async deleteBug(bugId: string) {
+    await getEngine().deleteBug(bugId);
+    await this.refresh();
+  }
+
+  private async openMaker(repoId: string) {
+    this.opened = repoId;
+    await this.updateComplete;
+    this.renderRoot.querySelector('rl-bug-maker')?.scrollIntoView({ block: 'start' });
+  }
+
+  /** The bugs made of a repository, each deletable (deleting the repository keeps them: they name it). */
+  private renderMadeBugs(repoId: string) {
+    const made = this.madeBugs.filter((b) => b.library === repoId);
+    if (!made.length) return '';
+    return html`<ul aria-label=${`Bugs made of ${repoId}`}>
+      ${made.map((b) => html`<li data-made-bug=${b.id}><code>${b.id}</code> ${b.title}
+        <button name="delete-bug" aria-label=${`Delete bug ${b.id}`} @click=${() => this.deleteBug(b.id)}>Delete bug</button></li>`)}
+    </ul>`;
+  }
+
   override render() {
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
     return html`<div class="panel">
@@ -116,7 +158,9 @@ export class RlReposView extends LitElement {
       ${this.repos.length === 0 ? html`<p class="muted">None yet: opening a bug imports its repository.</p>` : ''}
       <ul>
         ${this.repos.map((r) => html`<li data-repo=${r.repoId}><code>${r.repoId}</code> — ${(r.bytes / 1024).toFixed(0)} KiB
-          <button name="delete" @click=${() => this.deleteRepository(r.repoId)}>Delete</button></li>`)}
+          <button name="make-bug" aria-pressed=${this.opened === r.repoId ? 'true' : 'false'} @click=${() => this.openMaker(r.repoId)}>Make a bug</button>
+          <button name="delete" @click=${() => this.deleteRepository(r.repoId)}>Delete</button>
+          ${this.renderMadeBugs(r.repoId)}</li>`)}
       </ul>
       <h3>Import</h3>
       <div class="drop ${this.dragging ? 'over' : ''}"
@@ -140,7 +184,8 @@ export class RlReposView extends LitElement {
       <ul data-testid="import-results">
         ${this.results.map((r) => html`<li class=${r.ok ? 'ok' : 'bad'}>${r.name}: ${r.message}</li>`)}
       </ul>
-    </div>`;
+    </div>
+    ${this.opened ? html`<rl-bug-maker .repoId=${this.opened} .runner=${this.runner} @bug-saved=${() => this.refresh()}></rl-bug-maker>` : ''}`;
   }
 }
 customElements.define('rl-repos-view', RlReposView);
