@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { startCassetteServer, type CassetteServer } from '../../worker/llm/cassette-server.node.ts';
 import type { ExperimentReport } from '../../worker/experiments/report.ts';
+import { variantTable } from '../../worker/experiments/report-denominators.ts';
 import { appUrl, serveRuntimeConfig, e2eRunner, useModelEndpoint } from './helpers.ts';
 
 const FIX = (JSON.parse(readFileSync('public/cassettes/textkit-1.oneshot.fix.cassette.json', 'utf8')) as { calls: { response: { content: string } }[] }).calls[0]!.response.content;
@@ -139,14 +140,14 @@ test('an experiment built in the UI runs, survives a reload, resumes, and shows 
   // the results are the engine's report, number for number
   const report = (await page.evaluate((id) => (globalThis as unknown as { repairlab: { engine: { experimentReport(id: string): Promise<unknown> } } }).repairlab.engine.experimentReport(id), experimentId)) as ExperimentReport;
   expect(report.experiment).toMatchObject({ id: experimentId, status: 'finished', bugs: 2, variants: 2, samples: 2, cells: 8 });
-  const fmt = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(4));
+  const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
   const table = page.getByTestId('variant-table');
   await expect(table.locator('tbody tr')).toHaveCount(2);
-  for (const [i, r] of report.variants.entries()) {
-    const expected = [r.variant, [r.preset, ...r.presetVariants].join('+'), fmt(r.cells), fmt(r.plausibleAt1), fmt(r.firstSamples), fmt(r.plausible), fmt(r.bugsFixed),
-      ...(['plausible', 'not-plausible', 'budget', 'infrastructure-error', 'not-run'] as const).map((s) => fmt(r.statuses[s])), fmt(r.costUsd), fmt(r.calls)];
-    await expect(table.locator('tbody tr').nth(i).locator('td')).toHaveText(expected);
-  }
+  // the engine's per-variant table (each count beside its denominator), cell for cell
+  const engineTable = variantTable(report.variants);
+  await expect(table.locator('thead th')).toHaveText(engineTable.columns);
+  for (const [i, row] of engineTable.rows.entries()) await expect(table.locator('tbody tr').nth(i).locator('td')).toHaveText(row.map(fmt));
+  expect(report.variants.map((r) => [r.plausibleAt1, r.firstSamples, r.bugsFixed, r.bugsAttempted])).toEqual([[0.5, 2, 1, 2], [0.5, 2, 1, 2]]);
   // textkit-1's fix is plausible in all four of its cells; nothing was lost or run twice across the reload
   expect(report.variants.reduce((n, r) => n + r.cells, 0)).toBe(8);
   expect(report.variants.reduce((n, r) => n + r.statuses.plausible, 0)).toBe(4);

@@ -1,10 +1,11 @@
-// `repairlab experiment run | report | export` and `repairlab experiments`: the experiment engine
+// `repairlab experiment run | retry | report | export` and `repairlab experiments`: the experiment engine
 // (worker/experiments/) on Node. Live progress goes to stderr; stdout carries the result (text, --json, --csv, --md,
 // or JSON Lines for --preds). Heavy modules load inside the actions, so `repairlab --help` stays quick.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { ExperimentSpec } from '../contracts/experiment.ts';
+import type { ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
+import type { ExperimentEvent, ExperimentSession } from '../experiments/scheduler.ts';
 import { DEFAULT_KEY_ORIGIN, experimentKeys, type KeyFlags } from './experiment-key.ts';
 import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { print } from './flags.ts';
@@ -42,8 +43,62 @@ async function writeOut(text: string, out: string | undefined): Promise<void> {
 
 const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
+type Lab = Awaited<ReturnType<typeof openNodeLab>>;
+
+/**
+ * One session of an experiment (a run, a resume or a retry) with its progress on stderr and Ctrl-C as a stop; the report
+ * at the end on stdout. `start` opens the session on the given runners.
+ */
+async function runSession(
+  lab: Lab,
+  record: ExperimentRecord,
+  opts: RunnerFlags & { json?: boolean },
+  start: (runners: RunnerSettings[], onEvent: (e: ExperimentEvent) => void) => Promise<ExperimentSession>,
+): Promise<void> {
+  const { parseExperimentSpec } = await import('../contracts/experiment.ts');
+  const spec = parseExperimentSpec(record.spec, `experiment ${record.id}`);
+  if (spec.runners && opts.runner) throw new Error(`--runner ${opts.runner}: the spec names its runners (${spec.runners.join(', ')}); drop --runner, or the spec's "runners".`);
+  console.error(`experiment ${record.id}: ${record.cells} cells (${record.bugs.length} bugs × ${spec.variants.length} variants × ${spec.samples} samples); if interrupted: repairlab experiment run --resume ${record.id}`);
+  let interrupts = 0;
+  const go = async (runners: RunnerSettings[]) => {
+    const session: ExperimentSession = await start(runners, (e) => {
+      if (e.type === 'cell-finished') {
+        const p = session.progress();
+        const c = e.cell;
+        console.error(
+          `[${p.done}/${p.total}] ${c.bugId} ${c.variant} #${c.sample + 1}: ${c.status}` +
+            ` · running ${p.running} · queued ${p.queued} · ${p.costUsd === null ? 'cost unknown' : `$${p.costUsd.toFixed(4)}`} · ${p.calls} calls${p.etaMs === null ? '' : ` · ~${seconds(p.etaMs)} left`}`,
+        );
+      } else if (e.type === 'cell-started') {
+        console.error(`start ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1}${e.continued ? ` (continuing${e.cell.runId ? ` run ${e.cell.runId}` : ''})` : ''}`);
+      } else if (e.type === 'cell-retry') {
+        console.error(`retry ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} in ${seconds(e.inMs)}: infrastructure, not the agent (${e.reason})`);
+      } else if (e.type === 'stopping') {
+        console.error(`stopping: ${e.reason}; runs in flight finish, the rest are not run`);
+      }
+    });
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(130);
+      console.error('Ctrl-C: no new cells start; runs in flight finish (Ctrl-C again quits now; --resume goes on later)');
+      session.stop('stopped by Ctrl-C');
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      return await session.done;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  };
+  const token = opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
+  const final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
+  const { buildReport, reportText } = await import('../experiments/report.ts');
+  const cells = [...(await lab.experiments.store.cells(final.id)).values()];
+  const report = await buildReport(final, spec, cells, lab.trajectory, await lab.reportAnalyses());
+  print(!!opts.json, report, () => reportText(report));
+}
+
 export function registerExperimentCommands(program: Command): void {
-  const experiment = program.command('experiment').description('experiments: variants × bugs × samples (run, report, export); see docs/formats/experiment.md');
+  const experiment = program.command('experiment').description('experiments: variants × bugs × samples (run, retry, report, export); see docs/formats/experiment.md');
 
   experiment
     .command('run [spec]')
@@ -76,49 +131,30 @@ export function registerExperimentCommands(program: Command): void {
         apiKeys = keysFor(parseExperimentSpec(json, specPath));
         record = await experiments.create(json, specPath);
       }
-      const spec = parseExperimentSpec(record.spec, `experiment ${record.id}`);
-      if (spec.runners && opts.runner) throw new Error(`--runner ${opts.runner}: the spec names its runners (${spec.runners.join(', ')}); drop --runner, or the spec's "runners".`);
-      console.error(`experiment ${record.id}: ${record.cells} cells (${record.bugs.length} bugs × ${spec.variants.length} variants × ${spec.samples} samples); if interrupted: repairlab experiment run --resume ${record.id}`);
-      let interrupts = 0;
-      const go = async (runners: RunnerSettings[]) => {
-        const session = await experiments.run(record.id, {
-          runners,
-          apiKeys,
-          onEvent: (e) => {
-            if (e.type === 'cell-finished') {
-              const p = session.progress();
-              const c = e.cell;
-              console.error(
-                `[${p.done}/${p.total}] ${c.bugId} ${c.variant} #${c.sample + 1}: ${c.status}` +
-                  ` · running ${p.running} · queued ${p.queued} · ${p.costUsd === null ? 'cost unknown' : `$${p.costUsd.toFixed(4)}`} · ${p.calls} calls${p.etaMs === null ? '' : ` · ~${seconds(p.etaMs)} left`}`,
-              );
-            } else if (e.type === 'cell-started') {
-              console.error(`start ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1}${e.continued ? ` (continuing${e.cell.runId ? ` run ${e.cell.runId}` : ''})` : ''}`);
-            } else if (e.type === 'cell-retry') {
-              console.error(`retry ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} in ${seconds(e.inMs)}: infrastructure, not the agent (${e.reason})`);
-            } else if (e.type === 'stopping') {
-              console.error(`stopping: ${e.reason}; runs in flight finish, the rest are not run`);
-            }
-          },
-        });
-        const onSigint = () => {
-          if (++interrupts > 1) process.exit(130);
-          console.error('Ctrl-C: no new cells start; runs in flight finish (Ctrl-C again quits now; --resume goes on later)');
-          session.stop('stopped by Ctrl-C');
-        };
-        process.on('SIGINT', onSigint);
-        try {
-          return await session.done;
-        } finally {
-          process.off('SIGINT', onSigint);
-        }
-      };
-      const token = opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
-      const final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
-      const { buildReport, reportText } = await import('../experiments/report.ts');
-      const cells = [...(await experiments.store.cells(final.id)).values()];
-      const report = await buildReport(final, spec, cells, lab.trajectory, await lab.reportAnalyses());
-      print(!!opts.json, report, () => reportText(report));
+      await runSession(lab, record, opts, (runners, onEvent) => experiments.run(record.id, { runners, apiKeys, onEvent }));
+    });
+
+  experiment
+    .command('retry <id>')
+    .description('run the cells in an infrastructure error again (an endpoint that could not serve them, a runner that was gone), afresh and nothing else; the failed runs stay as attempts, their cost counted')
+    .option('--cells <indices>', 'only these cells, by index (comma-separated; `experiment report <id>` lists the cells in error)')
+    .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
+    .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
+    .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
+    .option('--api-key-origin <origin>', `the endpoint origin the key is for (default ${DEFAULT_KEY_ORIGIN}); a spec naming another endpoint is refused while the key is set`)
+    .option('--json', 'print the report as JSON at the end')
+    .action(async (id: string, opts: RunnerFlags & KeyFlags & { cells?: string; json?: boolean }) => {
+      const { parseExperimentSpec } = await import('../contracts/experiment.ts');
+      const { modelBaseURL } = await import('../llm/provider-presets.ts');
+      let cells: number[] | undefined;
+      if (opts.cells !== undefined) {
+        cells = opts.cells.split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+        if (!cells.length || cells.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--cells ${opts.cells}: give cell indices, comma-separated (e.g. --cells 3,7).`);
+      }
+      const lab = await openNodeLab();
+      const record = await lab.experiments.get(id);
+      const apiKeys = experimentKeys(modelBaseURL(parseExperimentSpec(record.spec, `experiment ${id}`).model), process.env[opts.apiKeyEnv], opts);
+      await runSession(lab, record, opts, (runners, onEvent) => lab.experiments.retry(id, { runners, apiKeys, onEvent }, cells));
     });
 
   experiment

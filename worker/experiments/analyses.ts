@@ -5,7 +5,7 @@
 import { mean, quantileSorted } from 'simple-statistics';
 import type { BugCategory, BugSpec } from '../contracts/bug.ts';
 import type { CellRecord } from '../contracts/experiment.ts';
-import { computeMetrics, filesToRead, SMELLS, type BugMeta, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
+import { computeMetrics, filesToRead, SMELLS, type BugMeta, type ErroredSample, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
 import type { AnalysisInput, Exclusions, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
 import { COUNTED_STATUSES, statisticsTable, type StatisticsTable } from './report-statistics.ts';
 
@@ -66,9 +66,17 @@ export function reportAnalyses(options: AnalysisOptions): ReportAnalyses {
 async function experimentMetrics(input: AnalysisInput, options: AnalysisOptions): Promise<{ metrics: ExperimentMetrics; categories: Map<string, BugCategory> }> {
   const excludedCells: Exclusions = { 'infrastructure-error': 0, 'not-run': 0, running: 0, 'missing-run': 0 };
   const runs: RunInput[] = [];
+  const errored: ErroredSample[] = [];
   for (const c of [...input.cells].sort((a, b) => a.index - b.index)) {
+    if (c.status === 'infrastructure-error') {
+      // attempted and not a success: in the rates' denominators as not plausible, out of the per-run figures and the
+      // paired tests (they compare the agent's verdicts, and this cell has none)
+      excludedCells['infrastructure-error']++;
+      errored.push({ variant: c.variant, bugId: c.bugId, sample: c.sample });
+      continue;
+    }
     if (!isCounted(c)) {
-      if (c.status === 'infrastructure-error' || c.status === 'not-run' || c.status === 'running') excludedCells[c.status]++;
+      if (c.status === 'not-run' || c.status === 'running') excludedCells[c.status]++;
       continue;
     }
     const trajectory = await input.trajectory(c.runId!);
@@ -86,7 +94,11 @@ async function experimentMetrics(input: AnalysisInput, options: AnalysisOptions)
   const samples = input.spec.samples;
   // plausible@k and valid@k for k = 1 and every k up to the samples per cell among 5 and 10 (and the samples themselves)
   const ks = [...new Set([1, ...[5, 10].filter((k) => k <= samples), samples])].sort((a, b) => a - b);
-  const report = computeMetrics({ runs, bugs, ks, baseline: input.spec.variants[0]!.name }, options.syntax ? { syntax: options.syntax } : {});
+  const variants = input.spec.variants.map((v) => v.name);
+  const named = new Set([...runs.map((r) => r.variant), ...errored.map((e) => e.variant)]);
+  // the baseline is the spec's first variant, when it has anything to compare
+  const baseline = named.has(variants[0]!) ? { baseline: variants[0]! } : {};
+  const report = computeMetrics({ runs, errored, variants, bugs, ks, ...baseline }, options.syntax ? { syntax: options.syntax } : {});
   return { metrics: { ...report, excludedCells }, categories: new Map(bugs.map((b) => [b.id, b.category])) };
 }
 

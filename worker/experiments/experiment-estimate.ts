@@ -29,6 +29,8 @@ export interface ExperimentEstimate {
   /** USD per million tokens (undefined: the model has no price) */
   price?: Price;
   bugs: number;
+  /** the bugs the selection gives, in cell order (empty when only their count was given) */
+  bugIds: string[];
   cells: number;
   calls: { min: number; max: number; cappedByExperimentBudget: boolean };
   /** null: unbounded (a variant has no cost or token budget) or unknown (no price) */
@@ -38,8 +40,12 @@ export interface ExperimentEstimate {
   method: string[];
 }
 
-/** `bugs`: how many bugs the selection gives (ids: their count; a filter: ask the catalogue, see plan.resolveBugs). */
-export function estimateExperiment(spec: ExperimentSpec, bugs: number): ExperimentEstimate {
+/**
+ * `selection`: the bugs the spec's selection gives (plan.resolveBugs over the catalogue), or only how many. Their ids
+ * come back with the estimate, so the page can name the cells a demo recording endpoint cannot serve.
+ */
+export function estimateExperiment(spec: ExperimentSpec, selection: number | readonly string[]): ExperimentEstimate {
+  const bugs = typeof selection === 'number' ? selection : selection.length;
   const model = modelName(spec);
   const price = priceFor(spec.prices ?? DEFAULT_PRICES, model);
   const strategies = resolveVariants(spec);
@@ -96,6 +102,7 @@ export function estimateExperiment(spec: ExperimentSpec, bugs: number): Experime
     baseURL: modelBaseURL(spec.model),
     ...(price ? { price } : {}),
     bugs,
+    bugIds: typeof selection === 'number' ? [] : [...selection],
     cells: cellCount,
     calls: { min: callCap !== undefined ? Math.min(callCap, cellCount) : cellCount, max: callCap !== undefined ? Math.min(callCap, maxCalls) : maxCalls, cappedByExperimentBudget: callCap !== undefined && callCap < maxCalls },
     costUsd: { max: !price ? null : cappedCost ? costCap! : maxCost, cappedByExperimentBudget: !!cappedCost },

@@ -73,7 +73,7 @@ export class ExperimentsApi {
   /** The calls and cost an experiment may take, from its budgets and prices (refuses a bad spec like `create`). */
   async estimate(json: unknown): Promise<ExperimentEstimate> {
     const spec = parseExperimentSpec(json);
-    return estimateExperiment(spec, resolveBugs(spec.bugs, await this.listBugs()).length);
+    return estimateExperiment(spec, resolveBugs(spec.bugs, await this.listBugs()).map((b) => b.id));
   }
 
   async create(json: unknown): Promise<ExperimentRecord> {
@@ -102,9 +102,21 @@ export class ExperimentsApi {
 
   /** Starts an experiment, or goes on with one a reload, a crash or a stop left unfinished. */
   async run(id: string, settings: ExperimentRunSettings): Promise<void> {
+    await this.begin(id, () => this.experiments.run(id, { ...settings, onEvent: (e) => this.emit(e) }));
+  }
+
+  /**
+   * Runs the cells in an infrastructure error again (`cells`: their indices; default every one), afresh and nothing
+   * else — after the endpoint or runner that failed them is mended. Refused while the experiment runs.
+   */
+  async retry(id: string, settings: ExperimentRunSettings, cells?: readonly number[]): Promise<void> {
+    await this.begin(id, () => this.experiments.retry(id, { ...settings, onEvent: (e) => this.emit(e) }, cells));
+  }
+
+  private async begin(id: string, start: () => Promise<ExperimentSession>): Promise<void> {
     if (this.sessions.has(id)) throw new Error(`Experiment ${id} is running already in this tab.`);
     if ((await this.heldHere()).get(id) === 'elsewhere') throw new Error(`Experiment ${id} is running in another tab of this browser: watch it there, or close that tab first.`);
-    const session = await this.experiments.run(id, { ...settings, onEvent: (e) => this.emit(e) });
+    const session = await start();
     this.sessions.set(id, session);
     this.paused.delete(id);
     const finished = session.done

@@ -5,6 +5,8 @@ import type { Trajectory } from '../contracts/trajectory.ts';
 import type { ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import { predictions, type AnalysisInput, type ExperimentReport } from './report.ts';
 import { csvTable, type Table } from './report-tables.ts';
+import { isAttempted } from './report-denominators.ts';
+import { runModel } from './provenance.ts';
 
 export const EXPORT_FORMATS = ['cells-csv', 'bugs-csv', 'json', 'predictions'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -18,15 +20,18 @@ export interface ExportFile {
 type LoadTrajectory = AnalysisInput['trajectory'];
 
 /**
- * One row per cell: what it ran and what came of it. `status` is the cell's (the report counts these); tokens come
- * from the counted run's totals (empty when the cell has no run); cost, calls and steps from the cell record, failed
- * attempts included, as in the report.
+ * One row per cell: what it ran and what came of it. `status` is the cell's (the report counts these); `model` names who
+ * answered — the demo recording a replayed run came from (`recording_source`: hand-authored, model or mixed), else the
+ * model asked; tokens come from the counted run's totals (empty when the cell has no run); cost, calls and steps from
+ * the cell record, failed attempts included, as in the report.
  */
 export async function cellsCsvTable(report: ExperimentReport, trajectory: LoadTrajectory): Promise<Table> {
   const rows: Table['rows'] = [];
   for (const c of report.cells) {
     const t = c.runId ? await trajectory(c.runId) : undefined;
     const totals = t?.outcome?.totals;
+    // who answered: the recording a demo run replayed (and who wrote it), else the model asked
+    const m = runModel(t, report.experiment.model);
     rows.push([
       c.index,
       c.variant,
@@ -35,6 +40,8 @@ export async function cellsCsvTable(report: ExperimentReport, trajectory: LoadTr
       c.status,
       t?.outcome?.status ?? null,
       c.runId ?? null,
+      m.recording?.name ?? m.model,
+      m.recording?.source ?? null,
       c.costUsd,
       totals ? totals.inputTokens : null,
       totals ? totals.outputTokens : null,
@@ -44,24 +51,23 @@ export async function cellsCsvTable(report: ExperimentReport, trajectory: LoadTr
       c.reason || null,
     ]);
   }
-  return { columns: ['index', 'variant', 'bug', 'sample', 'status', 'run_outcome', 'run', 'cost_usd', 'input_tokens', 'output_tokens', 'steps', 'calls', 'retried_attempts', 'reason'], rows };
+  return { columns: ['index', 'variant', 'bug', 'sample', 'status', 'run_outcome', 'run', 'model', 'recording_source', 'cost_usd', 'input_tokens', 'output_tokens', 'steps', 'calls', 'retried_attempts', 'reason'], rows };
 }
 
 /**
- * One row per bug: per variant, how many samples were plausible and how many counted (ran to a verdict: not-run,
- * running and infrastructure-error cells are left out, as in plausible@1).
+ * One row per bug: per variant, how many samples were plausible, how many were attempted (the denominator: ended with
+ * a verdict or in an infrastructure error, as in plausible@1) and how many of those were in error (not plausible).
  */
 export function bugsCsvTable(report: ExperimentReport): Table {
   const variants = report.variants.map((v) => v.variant);
   const bugs = [...new Set(report.cells.map((c) => c.bugId))];
-  const counted = new Set(['plausible', 'not-plausible', 'budget']);
   return {
-    columns: ['bug', ...variants.flatMap((v) => [`${v} plausible`, `${v} counted`])],
+    columns: ['bug', ...variants.flatMap((v) => [`${v} plausible`, `${v} attempted`, `${v} in error`])],
     rows: bugs.map((bug) => [
       bug,
       ...variants.flatMap((v) => {
         const mine = report.cells.filter((c) => c.bugId === bug && c.variant === v);
-        return [mine.filter((c) => c.status === 'plausible').length, mine.filter((c) => counted.has(c.status)).length];
+        return [mine.filter((c) => c.status === 'plausible').length, mine.filter(isAttempted).length, mine.filter((c) => c.status === 'infrastructure-error').length];
       }),
     ]),
   };

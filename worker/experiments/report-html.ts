@@ -1,11 +1,17 @@
 // An experiment's report as ONE self-contained HTML file: the report's tables (the numbers of `experiment report
-// --json`, rendered by the same table functions as --csv and --md), bar and line charts as inline SVG, and every run's
-// steps (thought, action, observation; long text collapsed). It works offline from file://: no external URL, no
+// --json`, rendered by the same table functions as --csv and --md) with each rate's denominator and the cells in error,
+// every chart the Experiments tab draws (report-charts.ts, written as inline SVG) and every run's steps (thought,
+// action, observation; long text collapsed). It works offline from file://: no external URL, no
 // script, inline CSS only, and a strict CSP meta tag, so even a reply that smuggled markup past the escaping could
 // fetch nothing. Every string from a run or a spec goes through `h`, which escapes whatever it interpolates.
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import type { ExperimentMetrics } from './analysis-seam.ts';
-import { CELL_STATUSES, type ExperimentReport } from './report.ts';
+import { chartTables } from './analyses.ts';
+import { errorCellTable, type ExperimentReport } from './report.ts';
+import { DENOMINATOR_RULE, errorCells, variantDenominators, variantTable as variantRowsTable } from './report-denominators.ts';
+import { reportCharts } from './report-charts.ts';
+import { chartRoot, svgMarkup, type ChartSvg } from './charts/svg-tree.ts';
+import { modelLabel, runModel } from './provenance.ts';
 import type { StatisticsTable } from './report-statistics.ts';
 import { cellTable, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';
 
@@ -50,22 +56,25 @@ function td(v: Cell, column: string): SafeHtml {
   return h`<td data-col="${column}">${v === null || v === undefined || v === '' ? '—' : String(v)}</td>`;
 }
 
-function table(t: Table, testId: string, link?: (row: Cell[]) => SafeHtml | undefined): SafeHtml {
+/** `rowClass`: a class for a row that needs marking (an incomplete variant), none for the rest. */
+function table(t: Table, testId: string, link?: (row: Cell[]) => SafeHtml | undefined, rowClass?: (i: number) => string | undefined): SafeHtml {
+  const tr = (i: number) => {
+    const cls = rowClass?.(i);
+    return cls ? h`<tr class="${cls}">` : h`<tr>`;
+  };
   return h`<div class="wrap"><table data-testid="${testId}">
 <thead><tr>${t.columns.map((c) => h`<th>${c}</th>`)}${link ? h`<th></th>` : ''}</tr></thead>
-<tbody>${t.rows.map((r) => h`<tr>${r.map((v, i) => td(v, t.columns[i]!))}${link ? h`<td>${link(r) ?? ''}</td>` : ''}</tr>\n`)}</tbody>
+<tbody>${t.rows.map((r, i) => h`${tr(i)}${r.map((v, j) => td(v, t.columns[j]!))}${link ? h`<td>${link(r) ?? ''}</td>` : ''}</tr>\n`)}</tbody>
 </table></div>`;
 }
 
 /**
- * The per-variant table: the report's VariantRow fields in the order of `report --csv` (the variants table); the cell
- * counts by status are headed `status: <status>`, so none shares a name with another column (`plausible`).
+ * The per-variant table: the report's VariantRow fields in the order of `report --csv` (the variants table), each count
+ * beside its denominator; the cell counts by status are headed `status: <status>`, so none shares a name with another
+ * column (`plausible`).
  */
 export function variantTable(report: ExperimentReport): Table {
-  return {
-    columns: ['variant', 'preset', 'cells', 'plausible@1', 'first_samples', 'plausible', 'bugs_fixed', ...CELL_STATUSES.map((s) => `status: ${s}`), 'cost_usd', 'calls'],
-    rows: report.variants.map((r) => [r.variant, [r.preset, ...r.presetVariants].join('+'), r.cells, r.plausibleAt1, r.firstSamples, r.plausible, r.bugsFixed, ...CELL_STATUSES.map((s) => r.statuses[s]), r.costUsd, r.calls]),
-  };
+  return variantRowsTable(report.variants);
 }
 
 // ---- charts (inline SVG) ----
@@ -75,62 +84,44 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const PALETTE = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6', '#dd4477', '#66aa00'];
 const colour = (i: number) => PALETTE[i % PALETTE.length]!;
 
-/** Horizontal bars, one per label; a null value is drawn as "—" with no bar. */
-function barChart(title: string, testId: string, bars: { label: string; value: number | null }[], max: number, show: (v: number) => string): SafeHtml {
+/** Horizontal bars, one per label; a null value is drawn as "—" with no bar. `of`: the value's denominator, for its label. */
+function barChart(title: string, testId: string, bars: { label: string; value: number | null; of: number }[], max: number, show: (v: number, of: number) => string): SafeHtml {
   const rowH = 26;
   const labelW = 150;
   const plotW = 300;
   const height = 30 + bars.length * rowH;
   const scale = (v: number) => (max > 0 ? (v / max) * plotW : 0);
   return h`<figure data-testid="${testId}"><figcaption>${title}</figcaption>
-<svg role="img" aria-label="${title}" width="${labelW + plotW + 80}" height="${height}" viewBox="0 0 ${labelW + plotW + 80} ${height}">
+<svg role="img" aria-label="${title}" width="${labelW + plotW + 160}" height="${height}" viewBox="0 0 ${labelW + plotW + 160} ${height}">
 ${bars.map((b, i) => {
   const y = 10 + i * rowH;
   const w = b.value === null ? 0 : scale(b.value);
   return h`<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${b.label}</text>
-<rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${colour(i)}"><title>${b.label}: ${b.value === null ? '—' : show(b.value)}</title></rect>
-<text class="value" x="${(labelW + w + 4).toFixed(1)}" y="${y + 15}">${b.value === null ? '—' : show(b.value)}</text>`;
+<rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${colour(i)}"><title>${b.label}: ${b.value === null ? '—' : show(b.value, b.of)}</title></rect>
+<text class="value" x="${(labelW + w + 4).toFixed(1)}" y="${y + 15}">${b.value === null ? '—' : show(b.value, b.of)}</text>`;
 })}
 <line x1="${labelW}" y1="4" x2="${labelW}" y2="${height - 10}" stroke="#888"/>
 </svg></figure>`;
 }
 
-/** One line per series over the x values (plausible@k over k); y runs from 0 to 1. */
-function lineChart(title: string, testId: string, xs: number[], series: { label: string; ys: (number | null)[] }[]): SafeHtml {
-  const W = 420;
-  const H = 220;
-  const left = 40;
-  const bottom = 30;
-  const plotW = W - left - 20;
-  const plotH = H - bottom - 20;
-  const x = (i: number) => left + (xs.length > 1 ? (i / (xs.length - 1)) * plotW : plotW / 2);
-  const y = (v: number) => 10 + plotH - v * plotH;
-  return h`<figure data-testid="${testId}"><figcaption>${title}</figcaption>
-<svg role="img" aria-label="${title}" width="${W + 160}" height="${H}" viewBox="0 0 ${W + 160} ${H}">
-<line x1="${left}" y1="${y(0)}" x2="${left + plotW}" y2="${y(0)}" stroke="#888"/><line x1="${left}" y1="${y(0)}" x2="${left}" y2="${y(1)}" stroke="#888"/>
-${[0, 0.5, 1].map((v) => h`<text x="${left - 4}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)}
-${xs.map((k, i) => h`<text x="${x(i)}" y="${H - 10}" text-anchor="middle">k=${k}</text>`)}
-${series.map((s, si) => {
-  const points = s.ys.map((v, i) => (v === null ? null : `${x(i).toFixed(1)},${y(v).toFixed(1)}`)).filter((p): p is string => p !== null);
-  return h`<polyline fill="none" stroke="${colour(si)}" stroke-width="2" points="${points.join(' ')}"/>
-${s.ys.map((v, i) => (v === null ? '' : h`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour(si)}"><title>${s.label} k=${xs[i]}: ${formatNumber(v)}</title></circle>`))}
-<rect x="${W + 5}" y="${12 + si * 18}" width="10" height="10" fill="${colour(si)}"/><text x="${W + 20}" y="${21 + si * 18}">${s.label}</text>`;
-})}
-</svg></figure>`;
-}
+/** A drawing of the engine's (report-charts.ts) as inline SVG markup: every text in it escaped by svgMarkup. */
+const inlineSvg = (drawing: ChartSvg, label: string) => new SafeHtml(svgMarkup(chartRoot(drawing, label, true)));
 
-function charts(report: ExperimentReport): SafeHtml {
+function charts(report: ExperimentReport, metrics: ExperimentMetrics | undefined): SafeHtml {
   const variants = report.variants;
-  const out: SafeHtml[] = [
-    barChart('plausible@1 per variant', 'chart-plausible-at-1', variants.map((v) => ({ label: v.variant, value: v.plausibleAt1 })), 1, formatNumber),
-    barChart('Bugs fixed per variant (at least one plausible sample)', 'chart-bugs-fixed', variants.map((v) => ({ label: v.variant, value: v.bugsFixed })), report.experiment.bugs, (v) => `${v}/${report.experiment.bugs}`),
+  // the report's own two bars, each value with its denominator (errors counted as not plausible)
+  const own: SafeHtml[] = [
+    barChart('plausible@1 per variant (of the bugs attempted)', 'chart-plausible-at-1', variants.map((v) => ({ label: v.variant, value: v.plausibleAt1, of: v.firstSamples })), 1, (v, of) => `${formatNumber(v)} (of ${plural(of, 'bug')})`),
+    barChart('Bugs fixed per variant (at least one plausible sample)', 'chart-bugs-fixed', variants.map((v) => ({ label: v.variant, value: v.bugsFixed, of: v.bugsAttempted })), report.experiment.bugs, (v, of) => `${v} of ${of} attempted`),
   ];
-  const m = report.metrics.computed ? (report.metrics.result as ExperimentMetrics) : undefined;
-  if (m && m.ks.length > 1) {
-    const all = m.summary.filter((s) => s.category === 'all');
-    out.push(lineChart('plausible@k (all bugs)', 'chart-plausible-at-k', m.ks, all.map((s) => ({ label: s.variant, ys: m.ks.map((k) => (k === 1 ? s.plausibleAt1 : (s.plausibleAtK[k] ?? null))) }))));
-  }
-  return h`<div class="charts">${out}</div>`;
+  // every chart the Experiments tab draws, the same drawings and tables
+  const app = reportCharts(report, metrics ? chartTables(metrics) : undefined).map(
+    (c) => h`<figure data-testid="chart-${c.name}" data-chart="${c.name}"${c.kind ? h` data-kind="${c.kind}"` : ''}><figcaption>${c.heading}</figcaption>
+${inlineSvg(c.draw(), c.heading)}
+<p class="note">${c.note}</p>
+<details><summary>Numbers</summary>${table(c.table, `table-${c.name}`)}</details></figure>`,
+  );
+  return h`<div class="charts">${own}${app}</div>`;
 }
 
 // ---- trajectories ----
@@ -158,11 +149,12 @@ ${s.response ? h`<details class="reply"><summary>Model reply (${s.response.conte
 </li>`;
 }
 
-function trajectoryHtml(t: Trajectory, cell: ExperimentReport['cells'][number] | undefined, collapseOver: number): SafeHtml {
+function trajectoryHtml(t: Trajectory, cell: ExperimentReport['cells'][number] | undefined, collapseOver: number, fallbackModel: string): SafeHtml {
   const o = t.outcome;
+  const model = modelLabel(runModel(t, fallbackModel));
   const title = cell ? `${cell.bugId} · ${cell.variant} · sample ${cell.sample + 1} · ${cell.status}` : `${t.bug.id} · ${t.config.preset} · ${o?.status ?? t.status}`;
   return h`<details class="run" id="run-${t.runId}" data-run="${t.runId}"><summary>${title} <span class="muted">(${plural(t.steps.length, 'step')}, run ${t.runId})</span></summary>
-<p>${t.config.preset}${t.config.variants.length ? ` + ${t.config.variants.join(' + ')}` : ''} · outcome ${o?.status ?? t.status}${o ? ` — ${o.reason}` : ''}${o ? ` · ${o.totals.inputTokens}+${o.totals.outputTokens} tokens · cost ${o.totals.costUsd === null ? 'unknown' : `$${formatNumber(o.totals.costUsd)}`}` : ''}</p>
+<p>${t.config.preset}${t.config.variants.length ? ` + ${t.config.variants.join(' + ')}` : ''} · <span data-testid="run-model">model ${model}</span> · outcome ${o?.status ?? t.status}${o ? ` — ${o.reason}` : ''}${o ? ` · ${o.totals.inputTokens}+${o.totals.outputTokens} tokens · cost ${o.totals.costUsd === null ? 'unknown' : `$${formatNumber(o.totals.costUsd)}`}` : ''}</p>
 ${o?.finalPatch ? h`<details><summary>Final patch</summary>${longText(o.finalPatch, collapseOver, 'diff')}</details>` : ''}
 <ol class="steps">${t.steps.map((s) => stepHtml(s, collapseOver))}</ol>
 </details>`;
@@ -186,6 +178,9 @@ details.run > summary { cursor: pointer; font-weight: 600; }
 .steps { padding-left: 1.2rem; } .step { margin: 0.6rem 0; }
 .thought b, .action b, .observation b, .error b { display: block; font-size: 0.8rem; color: #555; }
 .error { color: #a00; } .cut { color: #666; font-style: italic; margin: 0; }
+.note { color: #555; font-size: 0.8rem; max-width: 36rem; margin: 0.2rem 0; }
+.denominators li { margin: 0.15rem 0; } .incomplete { color: #a00; font-weight: 600; }
+tr.incomplete td[data-col="variant"]::after { content: " (incomplete)"; color: #a00; }
 `;
 
 /**
@@ -205,12 +200,25 @@ export function renderExperimentReportHtml(report: ExperimentReport, trajectorie
     const runId = row[6];
     return typeof runId === 'string' && byRun.has(runId) ? h`<a href="#run-${runId}">steps</a>` : undefined;
   };
+  // who answered the runs: the model, or the demo recordings replayed (and who wrote them)
+  const models = [...new Set(cellRuns.map((c) => modelLabel(runModel(byRun.get(c.runId!), e.model))))];
+  const errors = errorCells(report.cells);
   const body = h`<h1>${title}</h1>
-<p data-testid="experiment-summary">${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''} · model ${e.model} · ${plural(e.bugs, 'bug')} × ${plural(e.variants, 'variant')} × ${plural(e.samples, 'sample')} = ${plural(e.cells, 'cell')} · created ${e.createdAt} · report generated ${options.generatedAt ?? new Date().toISOString()}</p>
+<p data-testid="experiment-summary">${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''} · <span data-testid="experiment-model">model ${models.length ? models.join('; ') : e.model}</span> · ${plural(e.bugs, 'bug')} × ${plural(e.variants, 'variant')} × ${plural(e.samples, 'sample')} = ${plural(e.cells, 'cell')} · created ${e.createdAt} · report generated ${options.generatedAt ?? new Date().toISOString()}</p>
 <h2>Per variant</h2>
-${table(variantTable(report), 'variant-table')}
+${table(variantTable(report), 'variant-table', undefined, (i) => (report.variants[i]!.unfinished ? 'incomplete' : undefined))}
+<ul class="denominators" data-testid="metric-denominators">
+${report.variants.map((r) => h`<li data-variant="${r.variant}" data-incomplete="${r.unfinished ? 'yes' : 'no'}"><b>${r.variant}</b>${r.unfinished ? h` <span class="incomplete">(incomplete)</span>` : ''}: ${variantDenominators(r).join(' · ')}</li>
+`)}
+</ul>
+<p class="muted">${DENOMINATOR_RULE}</p>
+${errors.length
+  ? h`<h2>Cells in error (${errors.length})</h2>
+<p class="muted">Infrastructure failed these cells through every attempt: they count as not plausible above. Run them again with <code>repairlab experiment retry ${e.id}</code> or Retry in the Experiments tab.</p>
+${table(errorCellTable(report.cells), 'error-cells')}`
+  : ''}
 <h2>Charts</h2>
-${charts(report)}
+${charts(report, metrics)}
 ${metrics
   ? h`<h2>Metrics per variant and category</h2>${table(summaryTable(metrics), 'table-summary')}
 <h2>Trajectory smells (share of runs)</h2>${table(smellTable(metrics), 'table-smells')}
@@ -228,9 +236,9 @@ ${table(cellTable(report.cells, metrics), 'table-cells', runLink)}
 <div data-testid="trajectories">
 ${cellRuns.map((c) => {
   const t = byRun.get(c.runId!);
-  return t ? trajectoryHtml(t, c, collapseOver) : h`<p class="muted">${c.bugId} · ${c.variant} · sample ${c.sample + 1}: run ${c.runId} is not in this report (its record is missing).</p>`;
+  return t ? trajectoryHtml(t, c, collapseOver, e.model) : h`<p class="muted">${c.bugId} · ${c.variant} · sample ${c.sample + 1}: run ${c.runId} is not in this report (its record is missing).</p>`;
 })}
-${trajectories.filter((t) => !inCells.has(t.runId)).map((t) => trajectoryHtml(t, undefined, collapseOver))}
+${trajectories.filter((t) => !inCells.has(t.runId)).map((t) => trajectoryHtml(t, undefined, collapseOver, e.model))}
 </div>`;
   return `<!doctype html>
 <html lang="en">

@@ -18,7 +18,7 @@ export interface StatisticsInput {
   cells: readonly Pick<CellRecord, 'bugId' | 'variant' | 'sample' | 'status'>[];
   categories: ReadonlyMap<string, BugCategory>;
   /** the metrics' per-(variant, bug) rows: steps and cost means over all, successful and failed samples */
-  perBug: readonly Pick<CellRow, 'variant' | 'bugId' | 'category' | 'n' | 'plausible' | 'steps' | 'costUsd'>[];
+  perBug: readonly (Pick<CellRow, 'variant' | 'bugId' | 'category' | 'n' | 'plausible' | 'steps' | 'costUsd'> & Partial<Pick<CellRow, 'errored'>>)[];
   excluded: object;
   alpha: number;
 }
@@ -167,7 +167,8 @@ function measureRow(input: StatisticsInput, category: CategoryKey, metric: 'step
   let unpriced = 0;
   for (const bugId of bugIds) {
     const mine = input.variants.map((v) => input.perBug.find((r) => r.variant === v && r.bugId === bugId));
-    if (mine.some((r) => !r || r.n === 0 || (set === 'fixed-by-all' && r.plausible === 0))) continue;
+    // a variant with no run of the bug (none, or only samples in an infrastructure error) has no steps or cost to compare
+    if (mine.some((r) => !r || r.n - (r.errored ?? 0) === 0 || (set === 'fixed-by-all' && r.plausible === 0))) continue;
     const values = mine.map((r) => (metric === 'steps' ? r!.steps : r!.costUsd)[set === 'fixed-by-all' ? 'success' : 'all']);
     if (values.some((v) => v === null)) {
       unpriced++;

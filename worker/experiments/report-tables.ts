@@ -37,12 +37,13 @@ export function summaryTable(m: MetricsReport): Table {
   // plausible@1 is its own column (the mean of c/n, equal to the unbiased pass@1)
   const kAbove1 = ks.filter((k) => k > 1);
   return {
-    columns: ['variant', 'category', 'bugs', 'runs', '#pass', '#unique_pass', 'plausible@1', ...kAbove1.map((k) => `plausible@${k}`), ...ks.map((k) => `valid@${k}`), 'exact_match_bugs', 'ast_match_bugs', 'steps_median_success', 'steps_median_failure', 'cost_median_success', 'cost_median_failure', 'tokens_mean', 'wall_s_mean', 'llm_calls_per_run'],
+    columns: ['variant', 'category', 'bugs', 'runs', 'samples_in_error', '#pass', '#unique_pass', 'plausible@1', ...kAbove1.map((k) => `plausible@${k}`), ...ks.map((k) => `valid@${k}`), 'exact_match_bugs', 'ast_match_bugs', 'steps_median_success', 'steps_median_failure', 'cost_median_success', 'cost_median_failure', 'tokens_mean', 'wall_s_mean', 'llm_calls_per_run'],
     rows: m.summary.map((s: SummaryRow) => [
       s.variant,
       s.category,
       s.bugs,
       s.trajectories,
+      s.samplesInError,
       s.pass,
       s.uniquePass,
       s.plausibleAt1,
@@ -132,7 +133,9 @@ export function metricsMarkdown(m: ExperimentMetrics): string {
     '',
     markdownTable(summaryTable(m)),
     '',
-    `Left out of every metric and test: ${ex['infrastructure-error']} infrastructure-error, ${ex['not-run']} not-run, ${ex.running} running cells${ex['missing-run'] ? `, ${ex['missing-run']} whose run record is missing` : ''}. #unique pass: bugs no other variant passes. Cost in USD, wall time in seconds.`,
+    `Denominators: #pass, plausible@k and valid@k are over the \`bugs\` column (bugs with an attempted sample); a sample in an infrastructure error (\`samples_in_error\`, ${ex['infrastructure-error']} in all) is attempted and counts as not plausible and not valid. ` +
+      `Steps, cost, tokens, wall time, smells and tool use are over the \`runs\` column (runs that ended with the agent's verdict); the paired tests take only (bug, sample) pairs every variant has a verdict for. ` +
+      `Not attempted, left out of everything: ${ex['not-run']} not-run, ${ex.running} running cells${ex['missing-run'] ? `; ${ex['missing-run']} whose run record is missing` : ''}. #unique pass: bugs no other variant passes. Cost in USD, wall time in seconds.`,
     '',
     '## Trajectory smells (share of runs)',
     '',

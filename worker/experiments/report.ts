@@ -1,34 +1,16 @@
 // An experiment's report from its cell records: per variant, the counts the cells give directly (plausible@1,
-// #plausible, statuses, cost, calls), then the papers' metrics (worker/experiments/metrics/) and the statistics
+// #plausible, statuses, cost, calls — each over the cells attempted, errors counted as not plausible:
+// report-denominators.ts), then the papers' metrics (worker/experiments/metrics/) and the statistics
 // (worker/experiments/statistics/), which come in through the ReportAnalyses seam (analysis-seam.ts; analyses.ts builds both); a
 // section left out says so instead of showing numbers.
-import type { CellRecord, CellStatus, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
+import type { CellRecord, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { AnalysisInput, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
-import { addCost } from './cell-verdict.ts';
-import { cellTable, csvTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
+import { cellTable, csvTable, markdownTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
+import { CELL_STATUSES, DENOMINATOR_RULE, errorCells, variantDenominators, variantRows, variantTable, type VariantRow } from './report-denominators.ts';
 import type { StatisticsTable } from './report-statistics.ts';
 import { modelName } from './plan.ts';
 
-export const CELL_STATUSES: readonly CellStatus[] = ['plausible', 'not-plausible', 'budget', 'infrastructure-error', 'not-run'];
-
-export interface VariantRow {
-  variant: string;
-  preset: string;
-  presetVariants: string[];
-  cells: number;
-  /** share of plausible cells among the first samples that ran (infrastructure errors and not-run cells left out); null: none ran */
-  plausibleAt1: number | null;
-  /** first samples that count for plausibleAt1 */
-  firstSamples: number;
-  /** cells with a plausible patch (every sample) */
-  plausible: number;
-  /** bugs with at least one plausible sample */
-  bugsFixed: number;
-  statuses: Record<CellStatus, number>;
-  /** every run's cost, failed attempts included (null: a model without a price) */
-  costUsd: number | null;
-  calls: number;
-}
+export { CELL_STATUSES, DENOMINATOR_RULE, variantRows, variantDenominators, errorCells, type VariantRow } from './report-denominators.ts';
 
 /** What the metrics and statistics modules get: the experiment, its cells, and its runs by id (read on demand). */
 export type { AnalysisInput, ReportAnalyses };
@@ -42,29 +24,6 @@ export interface ExperimentReport {
   statistics: AnalysisSection;
   /** every cell record, in order (the per-cell CSV reads them) */
   cells: CellRecord[];
-}
-
-export function variantRows(spec: ExperimentSpec, cells: readonly CellRecord[]): VariantRow[] {
-  return spec.variants.map((v) => {
-    const mine = cells.filter((c) => c.variant === v.name);
-    const statuses = Object.fromEntries(CELL_STATUSES.map((s) => [s, mine.filter((c) => c.status === s).length])) as Record<CellStatus, number>;
-    const first = mine.filter((c) => c.sample === 0 && c.status !== 'not-run' && c.status !== 'infrastructure-error' && c.status !== 'running');
-    let cost: number | null = 0;
-    for (const c of mine) cost = addCost(cost, c.costUsd);
-    return {
-      variant: v.name,
-      preset: v.preset,
-      presetVariants: v.variants,
-      cells: mine.length,
-      plausibleAt1: first.length ? first.filter((c) => c.status === 'plausible').length / first.length : null,
-      firstSamples: first.length,
-      plausible: statuses.plausible,
-      bugsFixed: new Set(mine.filter((c) => c.status === 'plausible').map((c) => c.bugId)).size,
-      statuses,
-      costUsd: cost,
-      calls: mine.reduce((n, c) => n + c.calls, 0),
-    };
-  });
 }
 
 const NOT_PLUGGED = (what: string) => `not computed: worker/experiments/${what}/ is not plugged into the report yet (ReportAnalyses.${what}, worker/experiments/report.ts)`;
@@ -88,17 +47,11 @@ export async function buildReport(experiment: ExperimentRecord, spec: Experiment
       samples: spec.samples,
       cells: experiment.cells,
     },
-    variants: variantRows(spec, cells),
+    variants: variantRows(spec, cells, experiment.bugs.length),
     metrics: await section('metrics'),
     statistics: await section('statistics'),
     cells: [...cells].sort((a, b) => a.index - b.index),
   };
-}
-
-const COLUMNS = ['variant', 'preset', 'cells', 'plausible@1', 'first_samples', 'plausible', 'bugs_fixed', ...CELL_STATUSES, 'cost_usd', 'calls'] as const;
-
-function rowValues(r: VariantRow): (string | number)[] {
-  return [r.variant, [r.preset, ...r.presetVariants].join('+'), r.cells, r.plausibleAt1 === null ? '' : r.plausibleAt1, r.firstSamples, r.plausible, r.bugsFixed, ...CELL_STATUSES.map((s) => r.statuses[s]), r.costUsd === null ? '' : r.costUsd, r.calls];
 }
 
 const metricsOf = (r: ExperimentReport) => (r.metrics.computed ? (r.metrics.result as ExperimentMetrics) : undefined);
@@ -114,7 +67,7 @@ export function reportCsv(report: ExperimentReport, table: CsvTable = 'variants'
     return v;
   };
   const tables: Record<CsvTable, () => Table> = {
-    variants: () => ({ columns: [...COLUMNS], rows: report.variants.map((r) => rowValues(r).map((v) => (v === '' ? null : v))) }),
+    variants: () => variantTable(report.variants),
     cells: () => cellTable(report.cells, metricsOf(report)),
     summary: () => summaryTable(need(metricsOf(report), 'metrics')),
     plausibility: () => plausibilityTable(need(statisticsOf(report), 'statistics')),
@@ -123,18 +76,31 @@ export function reportCsv(report: ExperimentReport, table: CsvTable = 'variants'
   return csvTable(tables[table]());
 }
 
+/** The cells in an infrastructure error as a table: which variant, bug and sample, and the error. */
+export function errorCellTable(cells: readonly CellRecord[]): Table {
+  return {
+    columns: ['index', 'variant', 'bug', 'sample', 'attempts', 'error'],
+    rows: errorCells(cells).map((c) => [c.index, c.variant, c.bugId, c.sample + 1, c.attempts.length + 1, c.reason || null]),
+  };
+}
+
+const retryHint = (id: string) => `Run them again: \`repairlab experiment retry ${id}\` (or Retry in the Experiments tab).`;
+
 export function reportMarkdown(report: ExperimentReport): string {
   const e = report.experiment;
-  const fmt = (v: string | number) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v));
+  const errors = errorCells(report.cells);
   const lines = [
     `# Experiment ${e.name ? `${e.name} (${e.id})` : e.id}`,
     '',
     `${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''} · model ${e.model} · ${e.bugs} bugs × ${e.variants} variants × ${e.samples} samples = ${e.cells} cells`,
     '',
-    `| ${COLUMNS.join(' | ')} |`,
-    `|${COLUMNS.map(() => '---').join('|')}|`,
-    ...report.variants.map((r) => `| ${rowValues(r).map((v) => (v === '' ? '—' : fmt(v))).join(' | ')} |`),
+    markdownTable(variantTable(report.variants)),
     '',
+    DENOMINATOR_RULE,
+    '',
+    ...report.variants.map((r) => `- **${r.variant}**: ${variantDenominators(r).join(' · ')}`),
+    '',
+    ...(errors.length ? [`## Cells in error (${errors.length})`, '', markdownTable(errorCellTable(report.cells)), '', retryHint(e.id), ''] : []),
     report.metrics.computed ? metricsMarkdown(metricsOf(report)!) : `Metrics: ${report.metrics.note}`,
     '',
     report.statistics.computed ? statisticsMarkdown(statisticsOf(report)!) : `Statistics: ${report.statistics.note}`,
@@ -144,14 +110,17 @@ export function reportMarkdown(report: ExperimentReport): string {
 
 export function reportText(report: ExperimentReport): string {
   const e = report.experiment;
-  const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+  const errors = errorCells(report.cells);
   const rows = report.variants.map(
-    (r) =>
-      `${r.variant.padEnd(20)} plausible@1 ${pct(r.plausibleAt1).padStart(6)}  #plausible ${String(r.plausible).padStart(3)}/${r.cells}  ` +
+    (r: VariantRow) =>
+      `${r.variant.padEnd(20)} ${variantDenominators(r).join(' · ')}  ` +
       `${CELL_STATUSES.filter((s) => s !== 'plausible' && r.statuses[s]).map((s) => `${s} ${r.statuses[s]}`).join(', ') || '—'}  ` +
       `cost ${r.costUsd === null ? 'unknown' : `$${r.costUsd.toFixed(4)}`}  calls ${r.calls}`,
   );
-  return [`experiment ${e.id}${e.name ? ` (${e.name})` : ''}: ${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''}; ${e.cells} cells, model ${e.model}`, ...rows, ...metricsLines(report), ...statisticsLines(report)].join('\n');
+  const errorLines = errors.length
+    ? [`${errors.length} cell${errors.length === 1 ? '' : 's'} in error (counted as not plausible):`, ...errors.map((c) => `  ${c.variant} · ${c.bugId} · sample ${c.sample + 1}: ${c.reason}`), `  ${retryHint(e.id)}`]
+    : [];
+  return [`experiment ${e.id}${e.name ? ` (${e.name})` : ''}: ${e.status}${e.stopReason ? ` — ${e.stopReason}` : ''}; ${e.cells} cells, model ${e.model}`, ...rows, ...errorLines, ...metricsLines(report), ...statisticsLines(report)].join('\n');
 }
 
 function metricsLines(report: ExperimentReport): string[] {
@@ -161,7 +130,11 @@ function metricsLines(report: ExperimentReport): string[] {
   const k = m.ks[m.ks.length - 1]!;
   return m.summary
     .filter((s) => s.category === 'all')
-    .map((s) => `${s.variant.padEnd(20)} #pass ${s.pass}  #unique ${s.uniquePass}  plausible@${k} ${at(s.plausibleAtK[k])}  valid@${k} ${at(s.validAtK[k])}  exact ${s.exactMatchBugs}  AST ${s.astMatchBugs}`)
+    .map(
+      (s) =>
+        `${s.variant.padEnd(20)} #pass ${s.pass} of ${s.bugs} bug${s.bugs === 1 ? '' : 's'}  #unique ${s.uniquePass}  plausible@${k} ${at(s.plausibleAtK[k])}  valid@${k} ${at(s.validAtK[k])}  exact ${s.exactMatchBugs}  AST ${s.astMatchBugs}` +
+        `${s.samplesInError ? `  (${s.samplesInError} sample${s.samplesInError === 1 ? '' : 's'} in error counted as not plausible)` : ''}`,
+    )
     .concat(['(per category, smells, tool use: --md or --json)']);
 }
 

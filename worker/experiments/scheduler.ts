@@ -49,6 +49,12 @@ export interface SessionSettings {
   /** the experiment's runners in order (spec.runners with their tokens, or the one runner of this session) */
   runners: RunnerSettings[];
   onEvent?: (e: ExperimentEvent) => void;
+  /**
+   * Retry: run only these cells (by index), each one recorded in an infrastructure error, afresh — the failed run is
+   * kept as an attempt (its cost and calls stay counted) and the cell gets the spec's attempts again. Other cells are
+   * left as they are. `Experiments.retry` checks the list.
+   */
+  retry?: readonly number[];
 }
 
 export interface ExperimentDeps {
@@ -106,6 +112,21 @@ export class Experiments {
     return record;
   }
 
+  /**
+   * Runs the cells in an infrastructure error again (`indices`: some of them; default all), as a session of its own:
+   * nothing else runs. Refused when a chosen cell is not in error, or none is.
+   */
+  async retry(id: string, settings: SessionSettings, indices?: readonly number[]): Promise<ExperimentSession> {
+    await this.get(id);
+    const inError = [...(await this.store.cells(id)).values()].filter((c) => c.status === 'infrastructure-error').map((c) => c.index);
+    const chosen = [...new Set(indices ?? inError)].sort((a, b) => a - b);
+    const wrong = chosen.filter((i) => !inError.includes(i));
+    const listed = inError.length ? `here ${inError.length === 1 ? 'cell' : 'cells'} ${inError.join(', ')}` : 'and there are none';
+    if (wrong.length) throw new Error(`Experiment ${id}: cell${wrong.length === 1 ? '' : 's'} ${wrong.join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not in an infrastructure error; retry takes only cells in error, ${listed}.`);
+    if (!chosen.length) throw new Error(`Experiment ${id} has no cells in an infrastructure error to retry.`);
+    return this.run(id, { ...settings, retry: chosen });
+  }
+
   /** Runs (or, after a stop or a crash, goes on with) an experiment; one session per experiment at a time. */
   async run(id: string, settings: SessionSettings): Promise<ExperimentSession> {
     if (this.sessions.has(id)) throw new Error(`Experiment ${id} is running already.`);
@@ -139,6 +160,10 @@ export class ExperimentSession {
   private doneThisSession = 0;
   private queued = 0;
   private writeError: unknown;
+  /** the cells this session retries (SessionSettings.retry): only they run */
+  private readonly retrying: ReadonlySet<number>;
+  /** a retried cell's failed run, kept as an attempt when the cell starts again */
+  private readonly failedRuns = new Map<number, CellRecord['attempts'][number]>();
 
   constructor(
     private readonly deps: ExperimentDeps,
@@ -150,6 +175,7 @@ export class ExperimentSession {
     this.strategies = resolveVariants(spec);
     this.model = modelSettings(spec, settings.apiKeys);
     this.plan = planCells(spec, record.bugs, record.runnerOfBug);
+    this.retrying = new Set(settings.retry ?? []);
     this.started = new Promise((resolve) => (this.markStarted = resolve));
     this.done = this.execute().finally(() => this.markStarted());
   }
@@ -222,14 +248,22 @@ export class ExperimentSession {
 
   private async execute(): Promise<ExperimentRecord> {
     for (const [index, cell] of await this.store.cells(this.id)) this.cells.set(index, cell);
-    const unfinished = (c: PlannedCell) => {
-      const rec = this.cells.get(c.index);
-      return rec?.status === 'running' || (rec?.status === 'not-run' && rec.runId !== undefined);
-    };
-    const interrupted = this.plan.filter(unfinished);
-    await this.adoptOrphans(interrupted.filter((c) => this.cells.get(c.index)!.status === 'running'));
-    // interrupted cells first (they were in flight), then the rest in order; not-run cells run now
-    const pending = [...interrupted, ...this.plan.filter((c) => !unfinished(c) && (!this.cells.has(c.index) || this.cells.get(c.index)!.status === 'not-run'))];
+    const before = { status: this.record.status, stopReason: this.record.stopReason };
+    let pending: PlannedCell[];
+    if (this.retrying.size) {
+      // a retry runs only its cells, in order; each failed run is read now, to be kept as an attempt
+      pending = this.plan.filter((c) => this.retrying.has(c.index) && this.cells.get(c.index)?.status === 'infrastructure-error');
+      for (const c of pending) this.failedRuns.set(c.index, await this.failedAttempt(this.cells.get(c.index)!));
+    } else {
+      const unfinished = (c: PlannedCell) => {
+        const rec = this.cells.get(c.index);
+        return rec?.status === 'running' || (rec?.status === 'not-run' && rec.runId !== undefined);
+      };
+      const interrupted = this.plan.filter(unfinished);
+      await this.adoptOrphans(interrupted.filter((c) => this.cells.get(c.index)!.status === 'running'));
+      // interrupted cells first (they were in flight), then the rest in order; not-run cells run now
+      pending = [...interrupted, ...this.plan.filter((c) => !unfinished(c) && (!this.cells.has(c.index) || this.cells.get(c.index)!.status === 'not-run'))];
+    }
     this.record.status = 'running';
     delete this.record.stopReason;
     await this.store.put(this.record);
@@ -268,15 +302,21 @@ export class ExperimentSession {
     await Promise.all(inFlight.values());
     this.queued = 0;
     if (this.stopReason) {
-      // an interrupted cell keeps its run: a later resume continues it
+      // an interrupted cell keeps its run: a later resume continues it; a cell a retry had not started yet stays in
+      // error (as it was), not not-run
       for (const c of pending) {
         const saved = this.cells.get(c.index);
+        if (this.retrying.has(c.index) && saved?.status === 'infrastructure-error') continue;
         await this.saveCell({ ...(saved ?? this.freshCell(c)), status: 'not-run', reason: this.stopReason, finishedAt: nowIso() });
       }
     }
     if (this.writeError) throw this.writeError;
-    this.record.status = this.stopReason ? 'stopped' : 'finished';
-    if (this.stopReason) this.record.stopReason = this.stopReason;
+    // a retry ran only some cells: the experiment is finished when every planned cell has ended, else it stays as a
+    // stop left it (a resume runs the rest)
+    const allEnded = this.plan.every((c) => FINAL.has(this.cells.get(c.index)?.status ?? 'not-run'));
+    const leftOver = this.retrying.size && !allEnded ? (before.stopReason ?? 'cells not run yet: resume runs them') : undefined;
+    this.record.status = this.stopReason || leftOver ? 'stopped' : 'finished';
+    if (this.stopReason ?? leftOver) this.record.stopReason = (this.stopReason ?? leftOver)!;
     this.record.wallMsBefore += performance.now() - this.sessionStart;
     await this.store.put(this.record);
     this.emitProgress();
@@ -334,12 +374,28 @@ export class ExperimentSession {
     return { experimentId: this.id, index: cell.index, bugId: cell.bugId, variant: cell.variant.name, sample: cell.sample, runner: cell.runner, status: 'running', startedAt: nowIso(), attempts: [], reason: '', costUsd: 0, calls: 0, steps: 0, ...rest };
   }
 
+  /** A cell in error as an attempt: its run (if it had one), its error, and what that run cost (already in the cell's totals). */
+  private async failedAttempt(rec: CellRecord): Promise<CellRecord['attempts'][number]> {
+    const t = rec.runId ? await this.deps.runs.get(rec.runId).catch(() => undefined) : undefined;
+    const usage = t ? runUsage(t) : { costUsd: 0, calls: 0 };
+    return { ...(rec.runId ? { runId: rec.runId } : {}), reason: rec.reason, at: rec.finishedAt ?? nowIso(), costUsd: usage.costUsd, calls: usage.calls };
+  }
+
   private async runCell(cell: PlannedCell): Promise<void> {
     const saved = this.cells.get(cell.index);
+    const failed = this.failedRuns.get(cell.index);
     // interrupted, or left not-run by a stop with its run unfinished: that run goes on
-    const continued = saved?.status === 'running' || (saved?.status === 'not-run' && saved.runId !== undefined);
-    const rec = continued ? { ...saved!, status: 'running' as const, reason: '' } : this.freshCell(cell);
+    const continued = !failed && (saved?.status === 'running' || (saved?.status === 'not-run' && saved.runId !== undefined));
+    let rec: CellRecord;
+    if (failed) {
+      // retried: a fresh run; the failed one is kept as an attempt, its cost and calls stay in the cell's totals. Started
+      // now: after a crash, only a run started since may be adopted as this cell's (adoptOrphans)
+      rec = { ...saved!, status: 'running', reason: '', startedAt: nowIso(), attempts: [...saved!.attempts, failed] };
+      delete rec.runId;
+    } else rec = continued ? { ...saved!, status: 'running' as const, reason: '' } : this.freshCell(cell);
     delete rec.finishedAt;
+    // the spec's attempts count from here: a retried cell gets them all again
+    const attemptsBefore = failed ? rec.attempts.length : 0;
     this.cells.set(cell.index, rec);
     // announced in scheduling order, before the first await (concurrent cells' writes may land in any order)
     this.settings.onEvent?.({ type: 'cell-started', experimentId: this.id, cell: structuredClone(rec), continued });
@@ -360,7 +416,7 @@ export class ExperimentSession {
         if (t) usage = runUsage(t);
       }
       this.live.delete(cell.index);
-      if (verdict.transient && rec.attempts.length + 1 < this.spec.retries.maxAttempts && !this.stopReason) {
+      if (verdict.transient && rec.attempts.length - attemptsBefore + 1 < this.spec.retries.maxAttempts && !this.stopReason) {
         // the run is continued (set aside) or tried afresh; a fresh try keeps the failed run as an attempt, paid for
         rec.attempts.push({ ...(rec.runId ? { runId: rec.runId } : {}), reason: verdict.reason, at: nowIso(), costUsd: verdict.resumable ? 0 : usage.costUsd, calls: verdict.resumable ? 0 : usage.calls });
         if (!verdict.resumable) {
@@ -369,7 +425,7 @@ export class ExperimentSession {
           delete rec.runId;
         }
         await this.saveCell(rec);
-        const inMs = this.spec.retries.backoffMs * 2 ** (rec.attempts.length - 1);
+        const inMs = this.spec.retries.backoffMs * 2 ** (rec.attempts.length - attemptsBefore - 1);
         this.settings.onEvent?.({ type: 'cell-retry', experimentId: this.id, cell: structuredClone(rec), reason: verdict.reason, inMs });
         await new Promise((resolve) => setTimeout(resolve, inMs));
         continue;

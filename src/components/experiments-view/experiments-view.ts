@@ -17,6 +17,8 @@ import './experiment-builder/experiment-builder.ts';
 import './experiment-matrix/experiment-matrix.ts';
 import './experiment-results/experiment-results.ts';
 import { experimentsViewStyles } from './experiments-view.styles.ts';
+import { experimentsTab } from './tab-state.ts';
+import { errorCells } from '../../../worker/experiments/report-denominators.ts';
 
 const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
@@ -27,7 +29,9 @@ const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `
  * Events stream from the worker (worker/experiments/experiments-api.ts) while the tab is open. `open-run` from the matrix bubbles
  * through it to the app shell.
  *
- * @cssproperty --line - border and rule colour
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-4 - spacing step 4 (16 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlExperimentsView extends LitElement {
   static override properties = {
@@ -59,7 +63,13 @@ export class RlExperimentsView extends LitElement {
     this.bugs = [];
     this.presets = [];
     this.experiments = [];
-    this.building = false;
+    // as the tab was left (tab-state.ts): the builder open or not, the experiment shown
+    this.building = experimentsTab.building;
+  }
+
+  override updated() {
+    experimentsTab.building = this.building;
+    experimentsTab.openId = this.open?.record.id ?? this.opening ?? experimentsTab.openId;
   }
 
   static override styles = [panelStyles, experimentsViewStyles];
@@ -68,6 +78,8 @@ export class RlExperimentsView extends LitElement {
     super.connectedCallback();
     this.watchId = await getEngine().watchExperiments(Comlink.proxy((e: ExperimentEvent) => this.onEvent(e)));
     await this.refreshList();
+    const shown = experimentsTab.openId;
+    if (shown && !this.open && this.experiments.some((x) => x.record.id === shown)) await this.openExperiment(shown);
   }
 
   override disconnectedCallback() {
@@ -114,7 +126,7 @@ export class RlExperimentsView extends LitElement {
     }
   }
 
-  private async act(what: 'pause' | 'resume' | 'stop', id: string) {
+  private async act(what: 'pause' | 'resume' | 'stop' | 'retry', id: string) {
     this.error = undefined;
     try {
       const engine = getEngine();
@@ -123,7 +135,9 @@ export class RlExperimentsView extends LitElement {
       else {
         if (!this.settings) throw new Error('Settings are still loading.');
         // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
-        await engine.resumeExperiment(id, { runners: [this.settings.runner], apiKeys: loadApiKeys() });
+        const settings = { runners: [this.settings.runner], apiKeys: loadApiKeys() };
+        if (what === 'retry') await engine.retryExperiment(id, settings);
+        else await engine.resumeExperiment(id, settings);
       }
       await this.refreshList();
       await this.openExperiment(id);
@@ -179,14 +193,40 @@ export class RlExperimentsView extends LitElement {
     </div>`;
   }
 
+  /**
+   * The cells infrastructure failed (the endpoint could not serve them, the runner was gone): which variant, bug and
+   * sample, and the error — with Retry, which runs just them again, afresh, once the cause is mended.
+   */
+  private renderErrors(o: ExperimentSnapshot) {
+    const errors = errorCells(o.cells);
+    if (!errors.length) return '';
+    const why = o.liveness === 'live' ? 'the experiment is running: Retry waits for it to end (or Stop it)' : o.liveness === 'elsewhere' ? 'the experiment is running in another tab' : undefined;
+    return html`<section data-testid="error-cells" data-count=${errors.length}>
+      <h3>Cells in error (${errors.length})</h3>
+      <p class="muted">Infrastructure failed these cells through every attempt — the model endpoint or the runner, not the agent. They count as not plausible in every rate. Retry runs just them again, afresh (their failed runs stay as attempts, paid for): mend the endpoint or the runner first.</p>
+      <div class="table-wrap"><table class="list">
+        <thead><tr><th>variant</th><th>bug</th><th>sample</th><th>attempts</th><th>error</th></tr></thead>
+        <tbody>${errors.map(
+          (c) => html`<tr data-cell=${c.index} data-variant=${c.variant} data-bug=${c.bugId}><td class="nowrap">${c.variant}</td><td class="nowrap">${c.bugId}</td><td class="num">${c.sample + 1}</td><td class="num">${c.attempts.length + 1}</td><td>${c.reason}</td></tr>`,
+        )}</tbody>
+      </table></div>
+      <div class="controls">
+        <button class="primary" name="retry-errors" ?disabled=${!!why} @click=${() => this.act('retry', o.record.id)}>Retry ${errors.length} cell${errors.length === 1 ? '' : 's'} in error</button>
+        ${why ? html`<span class="muted">${why}</span>` : ''}
+      </div>
+    </section>`;
+  }
+
   private renderOpen() {
     const o = this.open!;
     const name = (o.record.spec as { name?: string }).name;
+    const hasErrors = o.cells.some((c) => c.status === 'infrastructure-error');
     return html`<div class="panel" data-testid="experiment-detail" data-experiment=${o.record.id}>
       <h2>${name ? `${name} (${o.record.id})` : o.record.id}</h2>
       <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}${o.record.status === 'finished' || o.record.status === 'stopped' ? html`<rl-bundle-download .experimentId=${o.record.id}></rl-bundle-download>` : ''}</div>
-      ${o.record.status === 'finished' ? '' : html`<rl-endpoint-key .baseURL=${specEndpoint(o.record.spec)}></rl-endpoint-key>`}
+      ${o.record.status === 'finished' && !hasErrors ? '' : html`<rl-endpoint-key .baseURL=${specEndpoint(o.record.spec)}></rl-endpoint-key>`}
       ${this.renderProgress()}
+      ${this.renderErrors(o)}
       <h3>Matrix</h3>
       <rl-experiment-matrix .record=${o.record} .cells=${o.cells}></rl-experiment-matrix>
       <h3>Results <button name="refresh-results" @click=${() => this.openExperiment(o.record.id)}>Update</button></h3>

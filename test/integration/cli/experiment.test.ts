@@ -214,10 +214,11 @@ describe('repairlab experiment', () => {
 
     // the same counts as CSV and Markdown; the Markdown also holds the metrics and the statistics tables
     const csv = (await cli(['experiment', 'report', id!, '--csv'])).stdout.trim().split('\n');
-    expect(csv[0]).toBe('variant,preset,cells,plausible@1,first_samples,plausible,bugs_fixed,plausible,not-plausible,budget,infrastructure-error,not-run,cost_usd,calls');
-    expect(csv[3]).toMatch(/^warm,oneshot,12,0\.75,4,9,3,9,3,0,0,0,0\.04\d*,21$/);
+    expect(csv[0]).toBe('variant,preset,cells,attempted,unfinished,plausible@1,first_samples,first_samples_in_error,plausible,bugs_fixed,bugs_attempted,status: plausible,status: not-plausible,status: budget,status: infrastructure-error,status: not-run,complete,cost_usd,calls');
+    expect(csv[3]).toMatch(/^warm,oneshot,12,12,0,0\.75,4,0,9,3,4,9,3,0,0,0,yes,0\.04\d*,21$/);
     const md = (await cli(['experiment', 'report', id!, '--md'])).stdout;
-    expect(md).toContain('| three-tries | oneshot | 12 | 1 | 4 | 12 | 4 | 12 | 0 | 0 | 0 | 0 | 0.0560 | 28 |');
+    expect(md).toContain('| three-tries | oneshot | 12 | 12 | 0 | 1 | 4 | 0 | 12 | 4 | 4 | 12 | 0 | 0 | 0 | 0 | yes | 0.0560 | 28 |');
+    expect(md).toContain('- **warm**: plausible@1 = 0.75 (3 of 4 bugs) · bugs fixed = 3 of 4 bugs attempted · plausible cells = 9 of 12 attempted');
     expect(md).toContain("### Steps and cost (HAFixAgent's Table 5)");
     expect(md).toMatch(/\| all \| cochran \| 12 \| 19\.5000 \| 5\.83e-5 \| one-try vs three-tries \| 0 \| 12 \|/);
 
@@ -292,12 +293,14 @@ describe('repairlab experiment', () => {
     expect(first.model_patch).toContain('Slugs.java');
     expect(preds.filter((p) => p.model_name_or_path.includes('/one-try/')).every((p) => p.model_patch === '')).toBe(true);
 
-    // per bug: plausible and counted samples per variant, as the cell records say
+    // per bug: plausible, attempted and in-error samples per variant, as the cell records say
     const bugCsv = (await cli(['experiment', 'export', id!, '--csv', 'bugs'])).stdout.trim().split('\n');
-    expect(bugCsv[0]).toBe('bug,one-try plausible,one-try counted,three-tries plausible,three-tries counted,warm plausible,warm counted');
+    expect(bugCsv[0]).toBe('bug,one-try plausible,one-try attempted,one-try in error,three-tries plausible,three-tries attempted,three-tries in error,warm plausible,warm attempted,warm in error');
     for (const [n, bug] of ['textkit-1', 'textkit-2', 'textkit-3', 'textkit-4'].entries()) {
-      const count = (variant: string, plausibleOnly: boolean) => cells.filter((c) => c.bugId === bug && c.variant === variant && (plausibleOnly ? c.status === 'plausible' : ['plausible', 'not-plausible', 'budget'].includes(c.status))).length;
-      expect(bugCsv[n + 1]).toBe([bug, ...['one-try', 'three-tries', 'warm'].flatMap((v) => [count(v, true), count(v, false)])].join(','));
+      const count = (variant: string, statuses: string[]) => cells.filter((c) => c.bugId === bug && c.variant === variant && statuses.includes(c.status)).length;
+      expect(bugCsv[n + 1]).toBe(
+        [bug, ...['one-try', 'three-tries', 'warm'].flatMap((v) => [count(v, ['plausible']), count(v, ['plausible', 'not-plausible', 'budget', 'infrastructure-error']), count(v, ['infrastructure-error'])])].join(','),
+      );
     }
     expect((await cli(['experiment', 'export', id!, '--csv', 'rows'])).stderr).toMatch(/--csv rows: use --csv cells .* or --csv bugs/);
     // the self-contained report: one file, no script, nothing fetched, the variants' plausible counts as in the JSON report

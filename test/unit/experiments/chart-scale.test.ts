@@ -1,6 +1,6 @@
 // The charts' linear scale: ticks on 1-2-5 steps that cover the domain, whole-number ticks where asked.
 import { describe, expect, it } from 'vitest';
-import { linearScale, tickLabel, tickStep } from '../../../src/components/charts/scale.ts';
+import { linearScale, tickLabel, tickStep } from '../../../worker/experiments/charts/scale.ts';
 
 describe('linearScale', () => {
   it('widens the domain to whole ticks of 1, 2 or 5 × 10^n and maps it onto the range', () => {

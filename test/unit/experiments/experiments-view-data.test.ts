@@ -57,7 +57,10 @@ const cell = (bugId: string, variant: string, sample: number, status: CellRecord
 function report(variants: { variant: string; costUsd: number | null; calls: number; bugsFixed: number }[]): ExperimentReport {
   return {
     experiment: { id: 'e', status: 'finished', createdAt: '', model: 'm', bugs: 2, variants: variants.length, samples: 3, cells: 6 * variants.length },
-    variants: variants.map((v) => ({ ...v, preset: 'oneshot', presetVariants: ['stop-rules'], cells: 6, plausibleAt1: 0.5, firstSamples: 2, plausible: 3, statuses: { plausible: 3, 'not-plausible': 2, budget: 0, 'infrastructure-error': 1, 'not-run': 0 } })),
+    variants: variants.map((v) => ({
+      ...v, preset: 'oneshot', presetVariants: ['stop-rules'], cells: 6, attempted: 6, unfinished: 0, running: 0, plausibleAt1: 0.5, firstSamples: 2, firstPlausible: 1, firstSampleErrors: 1, plausible: 3, bugsAttempted: 2,
+      statuses: { plausible: 3, 'not-plausible': 2, budget: 0, 'infrastructure-error': 1, 'not-run': 0 },
+    })),
     metrics: { computed: false, note: 'not computed' },
     statistics: { computed: false, note: 'not computed' },
     cells: [],
@@ -65,23 +68,24 @@ function report(variants: { variant: string; costUsd: number | null; calls: numb
 }
 
 describe('the results data', () => {
-  it("the variant table is the report's rows, number for number", () => {
+  it("the variant table is the report's rows, number for number, each count beside its denominator", () => {
     const t = variantTable(report([{ variant: 'v', costUsd: 0.25, calls: 7, bugsFixed: 1 }]));
-    expect(t.rows).toEqual([['v', 'oneshot+stop-rules', 6, 0.5, 2, 3, 1, 3, 2, 0, 1, 0, 0.25, 7]]);
+    expect(t.rows).toEqual([['v', 'oneshot+stop-rules', 6, 6, 0, 0.5, 2, 1, 3, 1, 2, 3, 2, 0, 1, 0, 'yes', 0.25, 7]]);
     expect(t.columns).toHaveLength(t.rows[0]!.length);
+    expect(t.columns.slice(5, 11)).toEqual(['plausible@1', 'first_samples', 'first_samples_in_error', 'plausible', 'bugs_fixed', 'bugs_attempted']);
   });
 
-  it('plausible@k over the cells: the unbiased estimator per bug, infrastructure errors and not-run left out', () => {
+  it('plausible@k over the cells: the unbiased estimator per bug over the cells attempted (an error is not plausible), not-run left out', () => {
     const cells = [
       cell('b1', 'v', 0, 'plausible'), cell('b1', 'v', 1, 'not-plausible'), cell('b1', 'v', 2, 'not-plausible'),
       cell('b2', 'v', 0, 'not-plausible'), cell('b2', 'v', 1, 'infrastructure-error'), cell('b2', 'v', 2, 'not-run'),
     ];
     const { table, source } = plausibleAtK(report([{ variant: 'v', costUsd: 0, calls: 0, bugsFixed: 1 }]), cells);
     expect(source).toBe('cells');
-    // b1: n 3, c 1 → 1/3, 2/3, 1; b2: n 1, c 0 → 0 at k = 1, too few samples after
+    // b1: n 3, c 1 → 1/3, 2/3, 1; b2: n 2 (one not plausible, one in error), c 0 → 0 at k = 1 and 2, too few samples at 3
     expect(table.rows.map((r) => r[0])).toEqual([1, 2, 3]);
     expect(table.rows[0]![1]).toBeCloseTo((1 / 3 + 0) / 2, 12);
-    expect(table.rows[1]![1]).toBeCloseTo(2 / 3, 12);
+    expect(table.rows[1]![1]).toBeCloseTo((2 / 3 + 0) / 2, 12);
     expect(table.rows[2]![1]).toBe(1);
   });
 

@@ -26,7 +26,8 @@ const view = (v: Parameters<typeof bugsInView>[3]) => bugsInView(BUGS, ['a', 'b'
 
 describe('bugsInView', () => {
   it('all: every bug in order, also one without records yet', () => expect(view('all')).toEqual(BUGS));
-  it('failures: a sample not plausible or out of budget (infrastructure errors and not-run are not failures)', () => expect(view('failures')).toEqual(['both', 'onlyA', 'none']));
+  it('failures: a sample not plausible, out of budget or in an infrastructure error (an error is not a success; not-run is no failure)', () => expect(view('failures')).toEqual(['both', 'onlyA', 'none', 'infra', 'onlyB']));
+  it('errors: a sample in an infrastructure error (what Retry runs again)', () => expect(view('errors')).toEqual(['infra', 'onlyB']));
   it('passes: a plausible sample', () => expect(view('passes')).toEqual(['both', 'onlyA', 'onlyB']));
   it('differ: some variant fixes the bug and another does not', () => expect(view('differ')).toEqual(['onlyA', 'onlyB']));
   it('differ with one variant: nothing can differ', () => expect(bugsInView(BUGS, ['a'], CELLS.filter((c) => c.variant === 'a'), 'differ')).toEqual([]));

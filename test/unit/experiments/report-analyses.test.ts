@@ -1,6 +1,7 @@
-// The report's analyses seam on a hand-built experiment of real (scripted) trajectories: only counted cells reach the
-// metrics — an infrastructure error's run is left out even though its trajectory is plausible — the bug metadata
-// loader is asked for the final patches, and the statistics share the metrics' per-bug table.
+// The report's analyses seam on a hand-built experiment of real (scripted) trajectories: only counted cells' runs reach
+// the per-run metrics — an infrastructure error's run is left out even though its trajectory is plausible — yet the
+// error cell stays in the rates' denominators as a sample that is not plausible; the bug metadata loader is asked for
+// the final patches, and the statistics share the metrics' per-bug table.
 import { describe, expect, it } from 'vitest';
 import { parseExperimentSpec, type CellRecord, type ExperimentRecord } from '../../../worker/contracts/experiment.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
@@ -42,11 +43,12 @@ describe('reportAnalyses', () => {
     const metrics = (report.metrics as { result: ExperimentMetrics }).result;
     expect(metrics.excludedCells).toEqual({ 'infrastructure-error': 1, 'not-run': 1, running: 0, 'missing-run': 0 });
     expect(metrics.trajectories.map((t) => [t.variant, t.sample, t.plausible])).toEqual([['a', 0, true], ['b', 0, false]]);
-    // ks: 1 and the 2 samples; a has one counted sample, too few for k = 2
+    // ks: 1 and the 2 samples; a attempted two (one run, one error): the error is in n, not a success
     expect(metrics.ks).toEqual([1, 2]);
     expect(metrics.baseline).toBe('a');
     const a = metrics.summary.find((s) => s.variant === 'a' && s.category === 'all')!;
-    expect(a).toMatchObject({ pass: 1, uniquePass: 1, plausibleAt1: 1, tooFewSamples: { 2: 1 }, exactMatchBugs: 1 });
+    expect(a).toMatchObject({ bugs: 1, trajectories: 1, samplesInError: 1, pass: 1, uniquePass: 1, plausibleAt1: 0.5, plausibleAtK: { 2: 1 }, tooFewSamples: { 2: 0 }, exactMatchBugs: 1 });
+    expect(metrics.cells.find((c) => c.variant === 'a')).toMatchObject({ n: 2, errored: 1, plausible: 1 });
 
     // statistics: the (demo-1, sample 0) row only — [1, 0]; sample 1 has no counted cell in either variant
     const stats = (report.statistics as { result: StatisticsTable }).result;

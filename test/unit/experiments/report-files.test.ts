@@ -166,12 +166,14 @@ describe('the exports', () => {
       expect([row[col('input_tokens')], row[col('output_tokens')], row[col('run_outcome')]]).toEqual([t.outcome!.totals.inputTokens, t.outcome!.totals.outputTokens, t.outcome!.status]);
     }
     const file = await exportExperiment('cells-csv', { experiment, spec: experiment.spec as never, report, trajectory });
-    expect(file.text.split('\n')[0]).toBe('index,variant,bug,sample,status,run_outcome,run,cost_usd,input_tokens,output_tokens,steps,calls,retried_attempts,reason');
+    expect(file.text.split('\n')[0]).toBe('index,variant,bug,sample,status,run_outcome,run,model,recording_source,cost_usd,input_tokens,output_tokens,steps,calls,retried_attempts,reason');
+    // no run here replayed a recording: the model asked is named
+    expect(table.rows.map((r) => [r[col('model')], r[col('recording_source')]])).toEqual(report.cells.map(() => ['m', null]));
     expect(file.text.trim().split('\n')).toHaveLength(9);
   });
 
-  it('CSV per bug: plausible and counted samples per variant', () => {
-    expect(csvTable(bugsCsvTable(report))).toBe('bug,one plausible,one counted,two plausible,two counted\ntextkit-1,2,2,1,2\ntextkit-2,0,2,0,2\n');
+  it('CSV per bug: plausible, attempted and in-error samples per variant', () => {
+    expect(csvTable(bugsCsvTable(report))).toBe('bug,one plausible,one attempted,one in error,two plausible,two attempted,two in error\ntextkit-1,2,2,0,1,2,0\ntextkit-2,0,2,0,0,2,0\n');
   });
 
   it('JSON is the report; predictions are SWE-bench JSON Lines with each run\'s final patch', async () => {

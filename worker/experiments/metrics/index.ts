@@ -4,7 +4,7 @@
 export { computeMetrics, DEFAULT_KS } from './metrics-report.ts';
 export type { CategoryKey, CellRow, Distribution, DistanceSummary, ExcludedRun, MetricsOptions, MetricsReport, OutcomeSplit, Split, SummaryRow } from './metrics-report.ts';
 export { CATEGORIES, checkInput } from './input.ts';
-export type { BugMeta, MetricsInput, RunInput } from './input.ts';
+export type { BugMeta, ErroredSample, MetricsInput, RunInput } from './input.ts';
 export { passAtK, meanPassAtK } from './pass-at-k.ts';
 export { comparePatches, filesToRead, patchedFiles } from './correctness.ts';
 export type { PatchComparison } from './correctness.ts';

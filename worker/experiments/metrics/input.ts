@@ -14,6 +14,18 @@ export interface RunInput {
   trajectory: Trajectory;
 }
 
+/**
+ * One attempted sample that ended in an infrastructure error (the endpoint could not serve it, the runner was gone):
+ * it has no run to read, and it is never a success. The success metrics count it in n (as not plausible and not
+ * valid) — the papers report over every bug attempted, and leaving it out would raise a variant's rate for a failure
+ * nobody fixed; the per-run figures (cost, steps, smells, tool use) have no run of it to read.
+ */
+export interface ErroredSample {
+  variant: string;
+  bugId: string;
+  sample: number;
+}
+
 export interface BugMeta {
   id: string;
   category: BugCategory;
@@ -30,6 +42,10 @@ export interface BugMeta {
 
 export interface MetricsInput {
   runs: readonly RunInput[];
+  /** attempted samples in an infrastructure error: in n of their (variant, bug), never plausible or valid */
+  errored?: readonly ErroredSample[];
+  /** the variants' order in the tables (default: as the runs, then the errored samples, name them) */
+  variants?: readonly string[];
   bugs: readonly BugMeta[];
   /** k values for plausible@k and valid@k (default [1, 5, 10]); a bug with fewer samples than k is left out of that mean */
   ks?: readonly number[];
@@ -56,6 +72,15 @@ export function checkInput(input: MetricsInput): void {
     if (r.trajectory.bug.id !== r.bugId) throw new Error(`${where}: the trajectory ${r.trajectory.runId} is of bug '${r.trajectory.bug.id}', not '${r.bugId}'`);
     const key = JSON.stringify([r.variant, r.bugId, r.sample]);
     if (seen.has(key)) throw new Error(`${where}: the same (variant, bug, sample) appears twice: each cell sample must be given once`);
+    seen.add(key);
+  }
+  for (const [i, e] of (input.errored ?? []).entries()) {
+    const where = `metrics input: errored[${i}] (variant '${e.variant}', bug '${e.bugId}', sample ${e.sample})`;
+    if (!e.variant) throw new Error(`${where}: variant is empty: name the variant the sample belongs to`);
+    if (!Number.isInteger(e.sample) || e.sample < 0) throw new Error(`${where}: sample must be a non-negative integer`);
+    if (!bugIds.has(e.bugId)) throw new Error(`${where}: bug '${e.bugId}' is not in bugs[]: add its metadata (category, ground truth)`);
+    const key = JSON.stringify([e.variant, e.bugId, e.sample]);
+    if (seen.has(key)) throw new Error(`${where}: this (variant, bug, sample) is also given as a run or another errored sample: give each cell sample once`);
     seen.add(key);
   }
   for (const k of input.ks ?? []) {

@@ -27,8 +27,10 @@ export interface CellRow {
   variant: string;
   bugId: string;
   category: BugCategory;
-  /** samples that count (finished runs) */
+  /** samples attempted: finished runs, and samples in an infrastructure error (`errored`) */
   n: number;
+  /** of the n, samples in an infrastructure error: never plausible or valid; no run, so in no per-run mean */
+  errored: number;
   plausible: number;
   /** null when some sample's validity is unknown (no ground truth or no parser, and no manual judgement) */
   valid: number | null;
@@ -59,8 +61,12 @@ export interface OutcomeSplit {
 export interface SummaryRow {
   variant: string;
   category: CategoryKey;
+  /** bugs with an attempted sample: the denominator of plausible@1, plausible@k, valid@k */
   bugs: number;
+  /** runs that ended with the agent's verdict: the per-run figures (cost, steps, tokens, smells, …) are over these */
   trajectories: number;
+  /** attempted samples in an infrastructure error, counted as not plausible (and not valid) in the rates */
+  samplesInError: number;
   /** #Pass: bugs with at least one plausible sample */
   pass: number;
   /** #Unique Pass: bugs this variant passes and no other variant in the input does */
@@ -156,8 +162,9 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 }
 
-function cellRow(variant: string, bug: BugMeta, rows: TrajectoryRow[], ks: readonly number[]): CellRow {
-  const n = rows.length;
+function cellRow(variant: string, bug: BugMeta, rows: TrajectoryRow[], errored: number, ks: readonly number[]): CellRow {
+  // an errored sample is attempted and not a success: in n, in neither c nor the valid count
+  const n = rows.length + errored;
   const c = rows.filter((r) => r.plausible).length;
   const valid = countOrNull(rows, (r) => r.valid);
   const atK = (successes: number | null) => Object.fromEntries(ks.map((k) => [String(k), successes === null || n < k ? null : passAtK(n, successes, k)]));
@@ -166,6 +173,7 @@ function cellRow(variant: string, bug: BugMeta, rows: TrajectoryRow[], ks: reado
     bugId: bug.id,
     category: bug.category,
     n,
+    errored,
     plausible: c,
     valid,
     exactMatch: countOrNull(rows, (r) => r.exactMatch),
@@ -208,6 +216,7 @@ function summaryRow(
     category,
     bugs: cells.length,
     trajectories: rows.length,
+    samplesInError: cells.reduce((s, c) => s + c.errored, 0),
     pass: passed.length,
     uniquePass: passed.filter((b) => !others.some((o) => o.has(b))).length,
     uniquePassVsBaseline: baseline === undefined ? null : passed.filter((b) => !passedBy.get(baseline)?.has(b)).length,
@@ -254,7 +263,9 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
   checkInput(input);
   const ks = [...new Set(input.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   const bugs = new Map(input.bugs.map((b) => [b.id, b]));
-  const variants = [...new Set(input.runs.map((r) => r.variant))];
+  const errored = input.errored ?? [];
+  const named = new Set([...input.runs.map((r) => r.variant), ...errored.map((e) => e.variant)]);
+  const variants = [...new Set([...(input.variants ?? []), ...named])].filter((v) => named.has(v));
   if (input.baseline !== undefined && !variants.includes(input.baseline)) {
     throw new Error(`metrics input: baseline '${input.baseline}' has no runs: use one of ${variants.join(', ') || '(no variants)'}`);
   }
@@ -272,10 +283,13 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     .sort((a, b) => variants.indexOf(a.variant) - variants.indexOf(b.variant) || bugOrder(input.bugs, a.bugId, b.bugId) || a.sample - b.sample);
 
   const byCell = groupBy(trajectories, (r) => JSON.stringify([r.variant, r.bugId]));
+  const erroredByCell = groupBy(errored, (e) => JSON.stringify([e.variant, e.bugId]));
   const cells: CellRow[] = [];
   for (const variant of variants) for (const bug of input.bugs) {
-    const rows = byCell.get(JSON.stringify([variant, bug.id]));
-    if (rows) cells.push(cellRow(variant, bug, rows, ks));
+    const key = JSON.stringify([variant, bug.id]);
+    const rows = byCell.get(key) ?? [];
+    const errors = erroredByCell.get(key)?.length ?? 0;
+    if (rows.length || errors) cells.push(cellRow(variant, bug, rows, errors, ks));
   }
   const passedBy = new Map(variants.map((v) => [v, new Set(cells.filter((c) => c.variant === v && c.pass).map((c) => c.bugId))]));
 

@@ -1,10 +1,12 @@
-// One chart with its numbers: the SVG drawing, the table it was drawn from, and CSV / SVG / PNG export. The drawing
-// is made only once the chart scrolls into view, so a results page with many charts costs little until looked at.
-import { LitElement, html } from 'lit';
+// One chart with its numbers: the SVG drawing, the table it was drawn from, and CSV / SVG / PNG export. The drawing is
+// the engine's (worker/experiments/charts/: the same one the HTML report writes), made into SVG elements here only once
+// the chart scrolls into view, so a results page with many charts costs little until looked at.
+import { LitElement, html, nothing } from 'lit';
 import { panelStyles } from '../../shared-styles.ts';
-import { formatCell, tableCsv, type Table } from '../../experiments-view/results-data.ts';
+import { formatCell, numericColumns, tableCsv, type Table } from '../../experiments-view/results-data.ts';
 import { download, svgText, svgToPng } from '../chart-export.ts';
-import type { ChartSvg } from '../frame.ts';
+import type { ChartSvg } from '../../../../worker/experiments/charts/svg-tree.ts';
+import { svgElement } from '../svg-dom.ts';
 import { chartStyles } from './chart.styles.ts';
 
 /**
@@ -15,7 +17,7 @@ import { chartStyles } from './chart.styles.ts';
  *
  * @slot - a note between the drawing and its export buttons (what the chart counts)
  *
- * @cssproperty --line - border and rule colour
+ * @cssproperty --space-2 - spacing step 2 (8 px)
  */
 export class RlChart extends LitElement {
   static override properties = {
@@ -78,12 +80,11 @@ export class RlChart extends LitElement {
 
   override render() {
     const drawing = this.visible ? this.draw() : undefined;
+    // numbers right-aligned in tabular figures (tableStyles' .num)
+    const num = numericColumns(this.table);
     return html`<h3>${this.heading}</h3>
       <div class="drawing" data-testid="chart-${this.name}" data-drawn=${drawing ? 'yes' : 'no'}>
-        ${drawing
-          ? html`<svg xmlns="http://www.w3.org/2000/svg" width=${drawing.width} height=${drawing.height} viewBox="0 0 ${drawing.width} ${drawing.height}" role="img" aria-label=${this.heading}
-              ><rect width=${drawing.width} height=${drawing.height} fill="#fff" />${drawing.content}</svg>`
-          : ''}
+        ${drawing ? svgElement(drawing, this.heading) : ''}
       </div>
       <slot></slot>
       <div class="actions">
@@ -92,8 +93,8 @@ export class RlChart extends LitElement {
         <button name="export-png" ?disabled=${!drawing} @click=${this.exportPng}>PNG</button>
       </div>
       <div class="table-wrap"><table data-testid="table-${this.name}">
-        <thead><tr>${this.table.columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
-        <tbody>${this.table.rows.map((r) => html`<tr>${r.map((v) => html`<td>${formatCell(v)}</td>`)}</tr>`)}</tbody>
+        <thead><tr>${this.table.columns.map((c, i) => html`<th class=${num[i] ? 'num' : nothing}>${c}</th>`)}</tr></thead>
+        <tbody>${this.table.rows.map((r) => html`<tr>${r.map((v, i) => html`<td class=${num[i] ? 'num' : nothing}>${formatCell(v)}</td>`)}</tr>`)}</tbody>
       </table></div>`;
   }
 }

@@ -1,6 +1,8 @@
 // Builds an experiment: bugs (the bug browser's filter fields, or ids), variant rows (preset, its named variants,
 // overrides JSON), samples, budgets and concurrency — or a pasted spec. Before it starts, the engine's estimate of the
-// model calls and cost (worker/experiments/experiment-estimate.ts). Emits `experiment-started` with the experiment's id.
+// model calls and cost (worker/experiments/experiment-estimate.ts) and, when the model endpoint is a demo recording,
+// the cells it cannot serve (unservable-cells.ts). Start needs the estimate of the spec it starts, and says so when it
+// is disabled. The form outlives the element (tab-state.ts): a visit to Settings keeps it. Emits `experiment-started`.
 import { LitElement, html } from 'lit';
 import type { BugSummary } from '../../../../worker/contracts/bug-view.ts';
 import type { ExperimentEstimate } from '../../../../worker/experiments/experiment-estimate.ts';
@@ -10,10 +12,15 @@ import { loadApiKeys } from '../../../state/api-keys.ts';
 import '../../endpoint-key/endpoint-key.ts';
 import type { PresetChoice } from '../../run-view/run-choices.ts';
 import { panelStyles } from '../../shared-styles.ts';
-import { defaultForm, selectedBugs, specFromForm, type ExperimentForm, type VariantRowForm } from '../spec-form.ts';
+import { selectedBugs, specFromForm, type ExperimentForm, type VariantRowForm } from '../spec-form.ts';
+import { experimentsTab } from '../tab-state.ts';
+import { sameEndpoint, unservableCells, type SpecVariantLike } from '../unservable-cells.ts';
+import { describeDemo } from '../../../state/settings.ts';
 import { experimentBuilderStyles } from './experiment-builder.styles.ts';
 
 const CATEGORIES = ['SL', 'SH', 'SFMH', 'MFMH'];
+/** Start's reason when a field changed after the estimate */
+const STALE = 'the estimate is for the old settings: press Estimate';
 
 /**
  * @summary Builds an experiment: bugs, variant rows (preset, named variants, overrides), samples, budgets and
@@ -21,8 +28,15 @@ const CATEGORIES = ['SL', 'SH', 'SFMH', 'MFMH'];
  *
  * @fires experiment-started - {string} the id of the experiment just started (bubbles, composed)
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
  * @cssproperty --line - border and rule colour
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --space-5 - spacing step 5 (24 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlExperimentBuilder extends LitElement {
   static override properties = {
@@ -54,17 +68,25 @@ export class RlExperimentBuilder extends LitElement {
     super();
     this.bugs = [];
     this.presets = [];
-    this.form = defaultForm();
-    this.mode = 'form';
-    this.specText = '';
+    // the draft of this page: what the builder held when its tab was left (tab-state.ts)
+    const draft = experimentsTab.draft;
+    this.form = draft.form;
+    this.mode = draft.mode;
+    this.specText = draft.specText;
+    this.estimate = draft.estimate;
+    this.estimatedFor = draft.estimatedFor;
     this.busy = false;
   }
 
   static override styles = [panelStyles, experimentBuilderStyles];
 
+  override updated() {
+    experimentsTab.draft = { form: this.form, mode: this.mode, specText: this.specText, ...(this.estimate ? { estimate: this.estimate } : {}), ...(this.estimatedFor !== undefined ? { estimatedFor: this.estimatedFor } : {}) };
+  }
+
+  /** An edit keeps the estimate on screen; Start compares it with the spec and says when it is for the old settings. */
   private set(patch: Partial<ExperimentForm>) {
     this.form = { ...this.form, ...patch };
-    this.estimate = undefined;
   }
 
   private setBugs(patch: Partial<ExperimentForm['bugs']>) {
@@ -113,6 +135,7 @@ export class RlExperimentBuilder extends LitElement {
       // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
       await engine.runExperiment(record.id, { runners: [this.settings!.runner], apiKeys: loadApiKeys() });
       this.estimate = undefined;
+      this.estimatedFor = undefined;
       this.dispatchEvent(new CustomEvent('experiment-started', { detail: record.id, bubbles: true, composed: true }));
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
@@ -125,7 +148,6 @@ export class RlExperimentBuilder extends LitElement {
     try {
       this.specText = this.specJson();
       this.mode = 'json';
-      this.estimate = undefined;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
@@ -191,10 +213,50 @@ export class RlExperimentBuilder extends LitElement {
     </fieldset>`;
   }
 
-  private renderEstimate(e: ExperimentEstimate) {
+  /**
+   * Why Start is disabled, in words; undefined when it may start. Start runs exactly the spec it estimated: an edit
+   * after the estimate (here or in Settings) needs a new one.
+   */
+  private startBlocked(): string | undefined {
+    if (this.busy) return 'starting…';
+    let text: string;
+    try {
+      text = this.specJson();
+    } catch (e) {
+      return `the spec cannot be made: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (!this.estimate || this.estimatedFor === undefined) return 'press Estimate first: Start runs the spec it estimated';
+    if (text !== this.estimatedFor) return STALE;
+    return undefined;
+  }
+
+  /** When the estimate's endpoint is the demo recording chosen in Settings: the cells it cannot serve. */
+  private renderUnservable(e: ExperimentEstimate) {
+    const demo = this.settings?.model.demo;
+    if (!demo || !this.settings || !sameEndpoint(e.baseURL, this.settings.model.baseURL) || !this.estimatedFor) return '';
+    let spec: { variants?: SpecVariantLike[]; samples?: number };
+    try {
+      spec = JSON.parse(this.estimatedFor) as typeof spec;
+    } catch {
+      return '';
+    }
+    const variants = spec.variants ?? [];
+    const cells = unservableCells(demo, variants, e.bugIds);
+    const pairs = variants.length * e.bugIds.length;
+    const samples = spec.samples ?? 1;
+    if (!cells.length) return html`<p class="muted" data-testid="exp-unservable" data-count="0">The demo recording (${describeDemo(demo)}) can serve every cell.</p>`;
+    const lost = cells.length * samples;
+    // one line per part: .error keeps white space (pre-wrap), so the template's own line breaks would show
+    const said = `It replays one conversation, so it cannot serve ${cells.length} of ${pairs} variant × bug pair${pairs === 1 ? '' : 's'}: their ${lost} cell${lost === 1 ? '' : 's'} will end in an infrastructure error, counted as not plausible. Choose a model endpoint in Settings, or keep to what the recording replays.`;
+    return html`<div class="error" data-testid="exp-unservable" data-count=${cells.length}><b>The model endpoint is a demo recording</b> (${describeDemo(demo)}). ${said}<ul>${cells.map((c) => html`<li data-variant=${c.variant} data-bug=${c.bugId}>${c.variant} × ${c.bugId}: ${c.reason}</li>`)}</ul></div>`;
+  }
+
+  private renderEstimate(e: ExperimentEstimate, stale: boolean) {
     const usd = (v: number | null) => (v === null ? 'no bound' : `$${v.toFixed(4)}`);
-    return html`<div class="estimate" data-testid="exp-estimate">
+    return html`<div class="estimate" data-testid="exp-estimate" data-stale=${stale ? 'yes' : 'no'}>
+      ${stale ? html`<div class="muted" data-testid="exp-estimate-stale">This estimate is for the settings before your last change.</div>` : ''}
       <div><b>${e.cells}</b> runs · model calls <b data-testid="exp-estimate-calls">${e.calls.min}–${e.calls.max}</b> · cost at most <b data-testid="exp-estimate-cost">${e.price ? usd(e.costUsd.max) : 'unknown (no price)'}</b> (model ${e.model} at <code data-testid="exp-estimate-endpoint">${e.baseURL}</code>)</div>
+      ${this.renderUnservable(e)}
       <ul>${e.method.map((m) => html`<li>${m}</li>`)}</ul>
       <rl-endpoint-key .baseURL=${e.baseURL}></rl-endpoint-key>
     </div>`;
@@ -202,24 +264,26 @@ export class RlExperimentBuilder extends LitElement {
 
   override render() {
     const s = this.settings;
+    const blocked = this.startBlocked();
     return html`<div class="panel">
       <h2>New experiment</h2>
       <p class="muted" data-testid="exp-model">Model: ${s?.modelKind === 'endpoint' ? html`<code>${s.model.model}</code> at <code>${s.model.baseURL}</code>` : 'not an endpoint'} (Settings; the key stays out of the spec) · runner <code>${s?.runner.url ?? '…'}</code></p>
       <div class="row">
-        <label><input type="radio" name="spec-mode" value="form" .checked=${this.mode === 'form'} @change=${() => ((this.mode = 'form'), (this.estimate = undefined))} /> build</label>
-        <label><input type="radio" name="spec-mode" value="json" .checked=${this.mode === 'json'} @change=${() => ((this.mode = 'json'), (this.estimate = undefined))} /> paste a spec (JSON)</label>
+        <label><input type="radio" name="spec-mode" value="form" .checked=${this.mode === 'form'} @change=${() => (this.mode = 'form')} /> build</label>
+        <label><input type="radio" name="spec-mode" value="json" .checked=${this.mode === 'json'} @change=${() => (this.mode = 'json')} /> paste a spec (JSON)</label>
         ${this.mode === 'form' ? html`<button name="show-json" @click=${this.showAsJson}>Edit as JSON</button>` : ''}
       </div>
       ${this.mode === 'form'
         ? html`<label>Name <input type="text" name="exp-name" .value=${this.form.name} @change=${(e: Event) => this.set({ name: (e.target as HTMLInputElement).value })} /></label>
             ${this.renderBugs()}${this.renderVariants()}${this.renderNumbers()}`
         : html`<label>ExperimentSpec (docs/formats/experiment.md) <textarea name="spec-json" rows="14" .value=${this.specText}
-            @input=${(e: Event) => ((this.specText = (e.target as HTMLTextAreaElement).value), (this.estimate = undefined))}></textarea></label>`}
+            @input=${(e: Event) => (this.specText = (e.target as HTMLTextAreaElement).value)}></textarea></label>`}
       ${this.error ? html`<div class="error" data-testid="exp-error">${this.error}</div>` : ''}
-      ${this.estimate ? this.renderEstimate(this.estimate) : ''}
+      ${this.estimate ? this.renderEstimate(this.estimate, blocked === STALE) : ''}
       <div class="row">
         <button name="estimate" @click=${this.doEstimate}>Estimate calls and cost</button>
-        <button class="primary" name="start-experiment" ?disabled=${!this.estimate || this.busy} @click=${this.start}>Start</button>
+        <button class="primary" name="start-experiment" ?disabled=${!!blocked} aria-describedby="start-blocked" @click=${this.start}>Start</button>
+        ${blocked ? html`<span class="muted" id="start-blocked" data-testid="start-blocked">Start is disabled: ${blocked}</span>` : ''}
       </div>
     </div>`;
   }

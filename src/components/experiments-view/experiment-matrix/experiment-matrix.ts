@@ -30,9 +30,29 @@ const SYMBOL: Record<MatrixStatus, string> = { plausible: '✓', 'not-plausible'
  *
  * @fires open-run - {string} the run id of the cell clicked, to open in the Runs view (bubbles, composed; the app shell handles it)
  *
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel - surface of panels, cards, tables and fields
+ * @cssproperty --panel-2 - a quieter surface: table headers, hovered rows, gutters
+ * @cssproperty --ink - text colour
  * @cssproperty --muted - colour of secondary text
- * @cssproperty --panel - panel background
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --accent-soft - background of the selected or current item
+ * @cssproperty --ok - colour of passes
+ * @cssproperty --ok-soft - background of a pass
+ * @cssproperty --bad - colour of failures and errors
+ * @cssproperty --bad-soft - background of a failure or an error
+ * @cssproperty --warn - colour of warnings and budget ends
+ * @cssproperty --warn-soft - background of a warning
+ * @cssproperty --focus - the keyboard focus ring
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius-sm - corner radius of small things (pills, fields)
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
+ * @cssproperty --text-md - type size md (14 px)
  */
 export class RlExperimentMatrix extends LitElement {
   static override properties = { record: { attribute: false }, cells: { attribute: false }, view: { state: true }, scrollTop: { state: true }, viewportHeight: { state: true } };

@@ -3,9 +3,13 @@ import { css } from 'lit';
 /** rl-experiment-results's own styles (the element adopts panelStyles, shared-styles.ts, before them where it uses them). */
 export const experimentResultsStyles = css`
   /* tables and charts off screen are neither laid out nor painted until scrolled near (1,000-trajectory results) */
-  .table-wrap { overflow-x: auto; content-visibility: auto; contain-intrinsic-size: auto 12rem; }
+  .table-wrap { content-visibility: auto; contain-intrinsic-size: auto 12rem; margin-bottom: var(--space-2); }
   rl-chart { content-visibility: auto; contain-intrinsic-size: auto 40rem; }
-  table { border-collapse: collapse; font-size: 0.8rem; }
-  td, th { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
-  .charts { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); }
+  td { white-space: nowrap; }
+  .denominators { font-size: var(--text-sm); margin: var(--space-2) 0; padding-left: var(--space-5); }
+  .incomplete { color: var(--bad); }
+  /* as many chart columns as fit at 26rem or more (one below 26rem: a chart never overflows its column) */
+  .charts { display: grid; gap: var(--space-4); grid-template-columns: repeat(auto-fit, minmax(min(26rem, 100%), 1fr)); }
+  .charts > * { min-width: 0; }
+  rl-chart { border: 1px solid var(--line); border-radius: var(--radius-lg); padding: var(--space-3); background: var(--panel); }
 `;

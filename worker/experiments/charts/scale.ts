@@ -1,5 +1,5 @@
-// Linear scales and "nice" axis ticks for the SVG charts: the two pieces of d3-scale the charts use, small enough to
-// keep here rather than add d3-scale and its five d3 dependencies (docs/ARCHITECTURE.md, Dependencies).
+// Linear scales and "nice" axis ticks for the charts (worker/experiments/charts/): the two pieces of d3-scale the charts
+// use, small enough to keep here rather than add d3-scale and its five d3 dependencies (docs/ARCHITECTURE.md, Dependencies).
 
 export interface LinearScale {
   (value: number): number;

@@ -1,8 +1,8 @@
 // Which variants fix which bugs: an UpSet plot (bars of the bugs each exact set of variants fixes, the sets as dots
 // below) and, for at most three variants, a Venn diagram of the same counts. Both read the engine's fixedSets table.
-import { svg } from 'lit';
-import { colour, GRID, INK, text, type ChartSvg } from './frame.ts';
+import { colour, GRID, INK, text } from './frame.ts';
 import { linearScale } from './scale.ts';
+import { el, type ChartSvg } from './svg-tree.ts';
 
 export interface FixedSet {
   /** the variants fixing exactly these bugs (empty: the bugs nobody fixes) */
@@ -22,20 +22,25 @@ export function upset(variants: readonly string[], sets: readonly FixedSet[]): C
   const row = 20;
   const height = dotsTop + row * variants.length + 8;
   const setSize = (v: string) => sets.filter((s) => s.members.includes(v)).reduce((n, s) => n + s.bugs, 0);
-  const content = svg`
-    ${y.ticks.map((t) => svg`<line x1=${left - 4} x2=${width - 16} y1=${y(t)} y2=${y(t)} stroke=${GRID} />${text(left - 8, y(t) + 4, String(t), { anchor: 'end', size: 10 })}`)}
-    ${text(12, barTop + barHeight / 2, 'bugs', { anchor: 'middle', rotate: true })}
-    ${variants.map((v, i) => svg`${i % 2 ? '' : svg`<rect x=${left - 4} y=${dotsTop + i * row} width=${width - left - 12} height=${row} fill="#f3f4f6" />`}
-      ${text(left - 8, dotsTop + i * row + 14, `${v} (${setSize(v)})`, { anchor: 'end', size: 10, fill: colour(i) })}`)}
-    ${shown.map((s, c) => {
+  const content = [
+    ...y.ticks.flatMap((t) => [el('line', { x1: left - 4, x2: width - 16, y1: y(t), y2: y(t), stroke: GRID }), text(left - 8, y(t) + 4, String(t), { anchor: 'end', size: 10 })]),
+    text(12, barTop + barHeight / 2, 'bugs', { anchor: 'middle', rotate: true }),
+    ...variants.flatMap((v, i) => [
+      ...(i % 2 ? [] : [el('rect', { x: left - 4, y: dotsTop + i * row, width: width - left - 12, height: row, fill: '#f3f4f6' })]),
+      text(left - 8, dotsTop + i * row + 14, `${v} (${setSize(v)})`, { anchor: 'end', size: 10, fill: colour(i) }),
+    ]),
+    ...shown.flatMap((s, c) => {
       const cx = left + col * c + col / 2;
       const on = variants.map((v, i) => ({ i, on: s.members.includes(v) }));
       const ys = on.filter((d) => d.on).map((d) => dotsTop + d.i * row + row / 2);
-      return svg`<rect x=${cx - 10} y=${y(s.bugs)} width="20" height=${y(0) - y(s.bugs)} fill=${INK}><title>${s.members.join(' & ')}: ${s.bugs}</title></rect>
-        ${text(cx, y(s.bugs) - 3, String(s.bugs), { anchor: 'middle', size: 10 })}
-        ${ys.length > 1 ? svg`<line x1=${cx} x2=${cx} y1=${Math.min(...ys)} y2=${Math.max(...ys)} stroke=${INK} stroke-width="2" />` : ''}
-        ${on.map((d) => svg`<circle cx=${cx} cy=${dotsTop + d.i * row + row / 2} r="5" fill=${d.on ? INK : '#d1d5db'} />`)}`;
-    })}`;
+      return [
+        el('rect', { x: cx - 10, y: y(s.bugs), width: 20, height: y(0) - y(s.bugs), fill: INK }, el('title', {}, `${s.members.join(' & ')}: ${s.bugs}`)),
+        text(cx, y(s.bugs) - 3, String(s.bugs), { anchor: 'middle', size: 10 }),
+        ...(ys.length > 1 ? [el('line', { x1: cx, x2: cx, y1: Math.min(...ys), y2: Math.max(...ys), stroke: INK, 'stroke-width': 2 })] : []),
+        ...on.map((d) => el('circle', { cx, cy: dotsTop + d.i * row + row / 2, r: 5, fill: d.on ? INK : '#d1d5db' })),
+      ];
+    }),
+  ];
   return { width, height, content };
 }
 
@@ -54,10 +59,11 @@ export function venn(variants: readonly string[], sets: readonly FixedSet[]): Ch
   const count = (key: string) => sets.find((s) => s.members.map((m) => variants.indexOf(m)).sort().join(',') === key && s.members.length)?.bugs ?? 0;
   const none = sets.find((s) => !s.members.length)?.bugs ?? 0;
   const r = 78;
-  const content = svg`
-    ${layout.circles.map(([cx, cy], i) => svg`<circle cx=${cx} cy=${cy} r=${r} fill=${colour(i)} fill-opacity="0.15" stroke=${colour(i)} stroke-width="2" />`)}
-    ${layout.circles.map(([cx, cy], i) => text(cx + (i === 2 ? 0 : i === 0 ? -r * 0.6 : r * 0.6), i === 2 ? cy + r + 16 : cy - r - 6, variants[i]!, { anchor: 'middle', weight: 600, fill: colour(i) }))}
-    ${Object.entries(layout.regions).map(([key, [x, y]]) => text(x, y, String(count(key)), { anchor: 'middle', size: 13, weight: 600 }))}
-    ${text(8, 290, `fixed by none: ${none}`, { size: 10 })}`;
+  const content = [
+    ...layout.circles.map(([cx, cy], i) => el('circle', { cx, cy, r, fill: colour(i), 'fill-opacity': 0.15, stroke: colour(i), 'stroke-width': 2 })),
+    ...layout.circles.map(([cx, cy], i) => text(cx + (i === 2 ? 0 : i === 0 ? -r * 0.6 : r * 0.6), i === 2 ? cy + r + 16 : cy - r - 6, variants[i]!, { anchor: 'middle', weight: 600, fill: colour(i) })),
+    ...Object.entries(layout.regions).map(([key, [x, y]]) => text(x, y, String(count(key)), { anchor: 'middle', size: 13, weight: 600 })),
+    text(8, 290, `fixed by none: ${none}`, { size: 10 }),
+  ];
   return { width: 410, height: 300, content };
 }
