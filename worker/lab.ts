@@ -22,9 +22,15 @@ import type { ToolCall } from './tools/script.ts';
 import { Engine } from './bugs/engine.ts';
 import { runToolScriptOnBug } from './bugs/bug-tool-script.ts';
 import { blameBugFile, historySection } from './bugs/bug-history.ts';
+import { commitTests } from './bugs/repo-tests.ts';
+import { fixPreview, makeBug, runSuite } from './bugs/make-bug.ts';
+import { commitLog, fileAtCommit, treeListing } from './repo/repo-browse.ts';
+import type { ProjectLayout } from './contracts/bug.ts';
+import type { BugDraft } from './contracts/bug-from-repo.ts';
 import { RunManager, type RunManagerOptions } from './runs/run-manager.ts';
 import { Experiments, type ExperimentEvent } from './experiments/scheduler.ts';
 import { ExperimentsApi, type ExperimentRunSettings } from './experiments/experiments-api.ts';
+import { withRunCells } from './experiments/run-cells.ts';
 import type { ReportAnalyses } from './experiments/analysis-seam.ts';
 import { experimentFileOf } from './experiments/report-files.ts';
 import { ShareApi } from './share/share-api.ts';
@@ -93,6 +99,18 @@ function labApi(lab: LabParts) {
     importFiles: (files: { name: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void) => engine.importFiles(files, onProgress),
     importFolder: (name: string, files: { path: string; bytes: Uint8Array }[], onProgress?: (p: ImportProgress) => void) => engine.importFolder(name, files, onProgress),
     cloneRepository: (url: string, corsProxy: string | undefined, onProgress?: (p: ImportProgress) => void) => engine.cloneRepository(url, corsProxy, onProgress),
+    /** a stored repository browsed and made a bug of (worker/repo/repo-browse.ts, worker/bugs/repo-tests.ts, worker/bugs/make-bug.ts): */
+    /** every ref's history newest first, a folder and a file at a commit, the tests and layout at a commit, */
+    repoLog: (repoId: string, skip?: number, limit?: number) => engine.repoSession(repoId).then((s) => commitLog(s, { skip, limit })),
+    repoTree: (repoId: string, rev: string, dir?: string) => engine.repoSession(repoId).then((s) => treeListing(s, rev, dir)),
+    repoFile: (repoId: string, rev: string, path: string) => engine.repoSession(repoId).then((s) => fileAtCommit(s, rev, path)),
+    commitTests: async (repoId: string, rev: string) => commitTests(await engine.repoSession(repoId), await lab.loadJava(), rev),
+    /** the whole suite at a commit on the runner (its failing tests), what a fixing commit gives, and the bug saved */
+    runSuite: (repoId: string, rev: string, runner: RunnerSettings, layout?: ProjectLayout) => runSuite(engine, repoId, rev, runner, layout),
+    fixPreview: (repoId: string, buggyCommit: string, fixedCommit: string, layout?: ProjectLayout) => fixPreview(engine, repoId, buggyCommit, fixedCommit, layout),
+    makeBug: (draft: BugDraft, runner: RunnerSettings) => makeBug(engine, draft, runner),
+    /** a bug made here or imported as a BugSpec file (bundled bugs are refused) */
+    deleteBug: (bugId: string) => engine.deleteBug(bugId),
     blameFiles: (repoId: string, rev?: string, files?: string[]) => blameFiles(engine, repoId, rev, files),
     timeBlame: (repoId: string, file: string, rev?: string, runs?: number) => timeBlame(engine, repoId, file, rev, runs),
     /** the history explorer (worker/bugs/bug-history.ts, worker/history/commit-details.ts): blame of a bug's file at its history base, */
@@ -114,7 +132,8 @@ function labApi(lab: LabParts) {
     resumeRun: (runId: string) => runs.resume(runId),
     stepRun: (runId: string) => runs.step(runId),
     submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
-    listRuns: () => runs.list(),
+    /** saved runs, each with the experiment cell that names it (worker/experiments/run-cells.ts) */
+    listRuns: async () => withRunCells(await runs.list(), lab.experiments.store),
     getRun: (runId: string) => runs.get(runId),
     deleteRun: (runId: string) => runs.delete(runId),
     /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */
@@ -135,6 +154,8 @@ function labApi(lab: LabParts) {
     runExperiment: (id: string, settings: ExperimentRunSettings) => experimentsApi.run(id, settings),
     pauseExperiment: (id: string) => experimentsApi.pause(id),
     resumeExperiment: (id: string, settings: ExperimentRunSettings) => experimentsApi.resume(id, settings),
+    /** the cells in an infrastructure error run again (their indices; default every one), nothing else */
+    retryExperiment: (id: string, settings: ExperimentRunSettings, cells?: number[]) => experimentsApi.retry(id, settings, cells),
     stopExperiment: (id: string) => experimentsApi.stop(id),
     listExperiments: () => experimentsApi.list(),
     getExperiment: (id: string) => experimentsApi.get(id),

@@ -11,6 +11,11 @@ import { bugDetailStyles } from './bug-detail.styles.ts';
  * @summary One bug: its report, failing tests (with their source) and the fault-localized code. Never the ground truth.
  *
  * The History button opens `rl-history-explorer` below the tags.
+ *
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --space-5 - spacing step 5 (24 px)
+ * @cssproperty --text-md - type size md (14 px)
  */
 export class RlBugDetail extends LitElement {
   static override properties = { view: { attribute: false }, historyOpen: { state: true } };

@@ -22,7 +22,10 @@ const servedEndpoints = () => (served ??= fetchRuntimeConfig().then((c) => c.mod
  *
  * @fires key-saved - {string} the origin a key was just saved for (bubbles, composed)
  *
+ * @cssproperty --panel - surface of panels, cards, tables and fields
  * @cssproperty --bad - colour of failures and errors
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
  */
 export class RlEndpointKey extends LitElement {
   static override properties = { baseURL: { attribute: false }, served: { state: true }, savedFor: { state: true } };

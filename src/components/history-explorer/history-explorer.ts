@@ -20,8 +20,13 @@ const RELEASED_CODE = ['code'];
  *
  * All of it is computed in the engine worker from the stored repository.
  *
- * @cssproperty --line - border and rule colour
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --space-4 - spacing step 4 (16 px)
+ * @cssproperty --text-xs - type size xs (12 px)
  */
 export class RlHistoryExplorer extends LitElement {
   static override properties = {

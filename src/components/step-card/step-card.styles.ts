@@ -2,10 +2,10 @@ import { css } from 'lit';
 
 /** rl-step-card's own styles (the element adopts panelStyles, shared-styles.ts, before them where it uses them). */
 export const stepCardStyles = css`
-  .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.8rem; margin: 0.5rem 0; background: #fff; }
-  .head { display: flex; gap: 0.6rem; align-items: baseline; font-size: 0.85rem; flex-wrap: wrap; }
-  details summary { cursor: pointer; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
-  .label { font-size: 0.8rem; font-weight: 600; margin-top: 0.4rem; }
+  .card { border: 1px solid var(--line); border-radius: var(--radius-lg); padding: var(--space-3); margin: var(--space-2) 0; background: var(--panel); }
+  .head { display: flex; gap: var(--space-2) var(--space-3); align-items: baseline; font-size: var(--text-sm); flex-wrap: wrap; }
+  details summary { cursor: pointer; font-size: var(--text-sm); color: var(--muted); margin-top: var(--space-1); }
+  .label { font-size: var(--text-xs); font-weight: 600; margin-top: var(--space-2); color: var(--muted); text-transform: uppercase; letter-spacing: 0.03em; }
   .neutral { color: var(--muted); }
-  .candidate { border-left: 3px solid var(--line); padding-left: 0.5rem; margin: 0.3rem 0; }
+  .candidate { border-left: 3px solid var(--line); padding-left: var(--space-2); margin: var(--space-1) 0; }
 `;

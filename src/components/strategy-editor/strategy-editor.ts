@@ -45,9 +45,16 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
  * you type, with the diff against the preset and the prompt preview beside it; saved as a named local variant the run
  * form offers.
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --panel - surface of panels, cards, tables and fields
  * @cssproperty --line - border and rule colour
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --on-accent - text on the accent colour
  * @cssproperty --ok - colour of passes
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --space-4 - spacing step 4 (16 px)
  */
 export class RlStrategyEditor extends LitElement {
   static override properties = {

@@ -15,9 +15,20 @@ import { trajectoryViewerStyles } from './trajectory-viewer.styles.ts';
  * n/N the next/previous match. Only the open step's texts are on the page, so a run of hundreds of steps stays fast.
  * "Fork from here" opens `rl-fork-panel`, whose `fork-finished` bubbles through.
  *
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel - surface of panels, cards, tables and fields
+ * @cssproperty --panel-2 - a quieter surface: table headers, hovered rows, gutters
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --accent-soft - background of the selected or current item
  * @cssproperty --ok - colour of passes
+ * @cssproperty --warn - colour of warnings and budget ends
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlTrajectoryViewer extends LitElement {
   static override properties = {

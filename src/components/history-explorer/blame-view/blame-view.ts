@@ -17,9 +17,20 @@ export interface OpenCommitDetail {
  *
  * @fires open-commit - {OpenCommitDetail} a gutter entry was clicked (or its button pressed): the commit's oid and the file's path in it (bubbles, composed)
  *
- * @cssproperty --code-bg - background of code and diffs
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel-2 - a quieter surface: table headers, hovered rows, gutters
+ * @cssproperty --ink - text colour
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --code-bg - background of code
+ * @cssproperty --accent-soft - background of the selected or current item
+ * @cssproperty --highlight - background of a search match, a fault line, a difference
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlBlameView extends LitElement {
   static override properties = {

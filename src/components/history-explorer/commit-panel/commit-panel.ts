@@ -9,9 +9,16 @@ import { commitPanelStyles } from './commit-panel.styles.ts';
  *
  * @fires close - {null} Close or Escape (bubbles, composed)
  *
- * @cssproperty --focus - keyboard focus ring (default #1a56db)
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel-2 - a quieter surface: table headers, hovered rows, gutters
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --focus - the keyboard focus ring
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-md - type size md (14 px)
  */
 export class RlCommitPanel extends LitElement {
   static override properties = { details: { attribute: false } };

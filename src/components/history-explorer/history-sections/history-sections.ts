@@ -17,8 +17,14 @@ type Loaded = { view?: HistorySectionView; error?: string };
  * @summary HAFixAgent's three history sections, each in its own collapsible panel, computed in the worker when first
  * opened by the code a run's prompt uses; shown verbatim, as the model reads them.
  *
- * @cssproperty --line - border and rule colour
  * @cssproperty --muted - colour of secondary text
+ * @cssproperty --line - border and rule colour
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-md - type size md (14 px)
  */
 export class RlHistorySections extends LitElement {
   static override properties = {

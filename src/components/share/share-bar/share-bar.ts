@@ -35,8 +35,14 @@ type BundleLinkView = Extract<ViewSnapshot, { kind: 'experiment' }> & { experime
  * It reads and opens views through share/app-view.ts (the views' own state and methods); the URL keeps following the
  * view while the user moves around.
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
+ * @cssproperty --panel - surface of panels, cards, tables and fields
  * @cssproperty --line - border and rule colour
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --space-3 - spacing step 3 (12 px)
+ * @cssproperty --text-xs - type size xs (12 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlShareBar extends LitElement {
   static override properties = {

@@ -25,8 +25,12 @@ const LANGUAGES: Record<CodeLanguage, () => Extension> = {
  *
  * @fires code-changed - {string} the whole text, on every edit (bubbles, composed)
  *
- * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab
- * @cssproperty --line - border and rule colour
+ * @cssproperty --panel - surface of panels, cards, tables and fields
+ * @cssproperty --line-strong - border of form controls and diagram edges
+ * @cssproperty --accent - accent colour: primary buttons, the lit state, the current tab, the selection
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius-sm - corner radius of small things (pills, fields)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlCodeField extends LitElement {
   static override properties = {

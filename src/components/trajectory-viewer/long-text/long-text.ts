@@ -29,7 +29,14 @@ export function highlighted(text: string, query: string): (string | TemplateResu
  * @summary A preformatted text; a long one (a test log, a file listing) collapsed to its head and tail with the number
  * of characters hidden between them, expandable. Search matches inside are marked.
  *
- * @cssproperty --code-bg - background of code and diffs
+ * @cssproperty --code-bg - background of code
+ * @cssproperty --highlight - background of a search match, a fault line, a difference
+ * @cssproperty --focus - the keyboard focus ring
+ * @cssproperty --font-mono - the code typeface
+ * @cssproperty --radius - corner radius of boxes
+ * @cssproperty --space-1 - spacing step 1 (4 px)
+ * @cssproperty --space-2 - spacing step 2 (8 px)
+ * @cssproperty --text-sm - type size sm (13 px)
  */
 export class RlLongText extends LitElement {
   static override properties = { text: {}, highlight: {}, expanded: { state: true } };
