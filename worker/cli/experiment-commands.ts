@@ -97,18 +97,25 @@ async function runSession(
   print(!!opts.json, report, () => reportText(report));
 }
 
-export function registerExperimentCommands(program: Command): void {
-  const experiment = program.command('experiment').description('experiments: variants × bugs × samples (run, retry, report, export); see docs/formats/experiment.md');
-
-  experiment
-    .command('run [spec]')
-    .description('run an experiment spec (JSON), or go on with a stopped or interrupted one (--resume)')
-    .option('--resume <id>', 'go on with this experiment: finished cells are kept, interrupted runs continued, the rest run')
+/** The options of a command that runs cells (run, retry): which runner, which key for which endpoint, and the report's form. */
+function withSessionOptions(cmd: Command): Command {
+  return cmd
     .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
     .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
     .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
     .option('--api-key-origin <origin>', `the endpoint origin the key is for (default ${DEFAULT_KEY_ORIGIN}); a spec naming another endpoint is refused while the key is set`)
-    .option('--json', 'print the report as JSON at the end')
+    .option('--json', 'print the report as JSON at the end');
+}
+
+export function registerExperimentCommands(program: Command): void {
+  const experiment = program.command('experiment').description('experiments: variants × bugs × samples (run, retry, report, export); see docs/formats/experiment.md');
+
+  withSessionOptions(
+    experiment
+      .command('run [spec]')
+      .description('run an experiment spec (JSON), or go on with a stopped or interrupted one (--resume)')
+      .option('--resume <id>', 'go on with this experiment: finished cells are kept, interrupted runs continued, the rest run'),
+  )
     .action(async (specPath: string | undefined, opts: RunnerFlags & KeyFlags & { resume?: string; json?: boolean }) => {
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { canonicalJson } = await import('../llm/prompt-hash.ts');
@@ -134,15 +141,12 @@ export function registerExperimentCommands(program: Command): void {
       await runSession(lab, record, opts, (runners, onEvent) => experiments.run(record.id, { runners, apiKeys, onEvent }));
     });
 
-  experiment
-    .command('retry <id>')
-    .description('run the cells in an infrastructure error again (an endpoint that could not serve them, a runner that was gone), afresh and nothing else; the failed runs stay as attempts, their cost counted')
-    .option('--cells <indices>', 'only these cells, by index (comma-separated; `experiment report <id>` lists the cells in error)')
-    .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
-    .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
-    .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
-    .option('--api-key-origin <origin>', `the endpoint origin the key is for (default ${DEFAULT_KEY_ORIGIN}); a spec naming another endpoint is refused while the key is set`)
-    .option('--json', 'print the report as JSON at the end')
+  withSessionOptions(
+    experiment
+      .command('retry <id>')
+      .description('run the cells in an infrastructure error again (an endpoint that could not serve them, a runner that was gone), afresh and nothing else; the failed runs stay as attempts, their cost counted')
+      .option('--cells <indices>', 'only these cells, by index (comma-separated; `experiment report <id>` lists the cells in error)'),
+  )
     .action(async (id: string, opts: RunnerFlags & KeyFlags & { cells?: string; json?: boolean }) => {
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { modelBaseURL } = await import('../llm/provider-presets.ts');

@@ -163,8 +163,10 @@ describe('repairlab bundle', () => {
     expect(runs.map((r) => `${r.bugId} ${r.status}`).sort()).toEqual(['textkit-1 implausible', 'textkit-1 plausible', 'textkit-2 implausible', 'textkit-2 plausible']);
     // the imported experiment reports as it did where it ran
     const report = (await cli(['experiment', 'report', experimentId, '--csv'])).stdout;
-    expect(report).toMatch(/^one-try,oneshot,2,0,2,0,0,0,0,2,0,0,/m);
-    expect(report).toMatch(/^two-tries,oneshot,2,1,2,2,2,2,0,0,0,0,/m);
+    // variant,preset,cells,attempted,unfinished,plausible@1,first_samples,first_samples_in_error,plausible,bugs_fixed,
+    // bugs_attempted, then the cells by status: plausible, not-plausible, budget, infrastructure-error, not-run
+    expect(report).toMatch(/^one-try,oneshot,2,2,0,0,2,0,0,0,2,0,0,2,0,0,/m);
+    expect(report).toMatch(/^two-tries,oneshot,2,2,0,1,2,0,2,2,2,2,0,0,0,0,/m);
     // opening it again changes nothing
     expect(JSON.parse((await cli(['bundle', 'open', bundleFile, '--json'])).stdout)).toMatchObject({ alreadyPresent: true, runs: 0, runsPresent: 4 });
 
