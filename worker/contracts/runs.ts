@@ -94,3 +94,12 @@ export interface RunCell {
   /** an earlier attempt the cell set aside (an infrastructure failure) and ran again: not the run that counts */
   attempt?: boolean;
 }
+
+/**
+ * Stop asked of a run that is not going on — most often one that ended a moment before the click. The page lets it
+ * pass (the run's own end says how it ended); elsewhere it names the run. Told apart by `name`, which survives the
+ * worker boundary (Comlink sends an error's name and message).
+ */
+export class RunNotGoingOnError extends Error {
+  override name = 'RunNotGoingOnError';
+}

@@ -6,7 +6,7 @@ import type { LlmProvider } from '../contracts/llm.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import { parseStrategySpec, type StrategySpec } from '../contracts/strategy.ts';
 import { parseRecordingProvenance, type ModelSettings, type RecordingProvenance } from '../contracts/run-settings.ts';
-import type { ForkRequest, RunEvent, RunRequest, RunSummary } from '../contracts/runs.ts';
+import { RunNotGoingOnError, type ForkRequest, type RunEvent, type RunRequest, type RunSummary } from '../contracts/runs.ts';
 import type { Engine } from '../bugs/engine.ts';
 import { newRunId, runAgent, type AgentEvent } from '../agent/loop.ts';
 import type { RunnerWaitPolicy } from '../agent/runner-outage.ts';
@@ -254,7 +254,7 @@ export class RunManager {
    */
   async stop(runId: string): Promise<void> {
     const run = this.active.get(runId);
-    if (!run) throw new Error(`Run ${runId} is not going on (it may have just ended): there is nothing to stop.`);
+    if (!run) throw new RunNotGoingOnError(`Run ${runId} is not going on (it may have just ended): there is nothing to stop.`);
     const reason = stopSentence(run.at ?? { stepsDone: 0 });
     run.control.stop(reason);
     run.abort.abort(new RunAbortedError(reason));

@@ -182,6 +182,8 @@ export class RunStreamController implements ReactiveController {
     try {
       await this.engine().stopRun(this.runId);
     } catch (e) {
+      // Stop pressed as the run ended: its own 'finished' event shows how it ended, there is nothing to report
+      if ((e as Error | undefined)?.name === 'RunNotGoingOnError') return;
       this.fail(message(e));
     }
   }

@@ -168,5 +168,6 @@ describe('RunManager.stop', () => {
 
   it('a run that is not going on is named, not a crash', async () => {
     await expect(manager().runs.stop('run-none')).rejects.toThrow('Run run-none is not going on');
+    await expect(manager().runs.stop('run-none')).rejects.toMatchObject({ name: 'RunNotGoingOnError' });
   });
 });

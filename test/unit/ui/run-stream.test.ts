@@ -126,6 +126,34 @@ describe('RunStreamController', () => {
   });
 });
 
+describe('RunStreamController stop', () => {
+  const started = async (stopRun: (id: string) => Promise<void>) => {
+    const host = new Host();
+    let emit: (e: RunEvent) => void = () => {};
+    const s = new RunStreamController(host, engineOf({ startRun: async (_r: RunRequest, onEvent: (e: RunEvent) => void) => void (emit = onEvent), stopRun }));
+    await s.start(() => request);
+    emit({ type: 'run-started', runId: 'r1', bugId: 'textkit-1', preset: 'oneshot', trajectory: 0, trajectories: 1, stepsBefore: 0 });
+    return s;
+  };
+
+  it('says nothing when Stop meets a run that just ended (its own end tells how it ended)', async () => {
+    // what Comlink hands the page for the engine's RunNotGoingOnError: a plain Error carrying the name
+    const s = await started(async () => {
+      throw Object.assign(new Error('Run r1 is not going on (it may have just ended): there is nothing to stop.'), { name: 'RunNotGoingOnError' });
+    });
+    await s.stop();
+    expect(s.error).toBeUndefined();
+  });
+
+  it('shows any other failure to stop', async () => {
+    const s = await started(async () => {
+      throw new Error('the engine worker is gone');
+    });
+    await s.stop();
+    expect(s.error).toContain('the engine worker is gone');
+  });
+});
+
 describe('ContinueController', () => {
   const runs = [
     { runId: 'a', bugId: 'textkit-1', interrupted: true },
