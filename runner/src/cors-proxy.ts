@@ -6,8 +6,8 @@
 // is not necessarily the first segment of the raw path. Every request is therefore decoded, checked and rebuilt here
 // into a canonical URL that parses back to itself before the package sees it.
 //
-// A host name that does not resolve is answered before the allow-list: 502 `unreachable-host` naming the host and
-// the resolver's answer. Refusing it as "not allowed" (403) sent people to --git-host for what is a typo in the URL or
+// A host name that does not resolve gets 502 `unreachable-host` naming the host and the resolver's answer: a refused
+// host is looked up before its refusal, an allowed one after its connection failed. Refusing it as "not allowed" (403) sent people to --git-host for what is a typo in the URL or
 // a machine without DNS, and isomorphic-git showed only the status ("HTTP 403"); the client now reads the JSON reason
 // (worker/repo/repo-store.ts cloneUrl).
 import { lookup } from 'node:dns/promises';
@@ -88,7 +88,7 @@ function hostName(host: string): string {
  * Why `host` cannot be reached by name, or undefined when it resolves (an address literal always does). The
  * resolver's codes as getaddrinfo gives them: ENOTFOUND (no such name), EAI_AGAIN (no name server answered).
  */
-export async function unresolvedHost(host: string): Promise<string | undefined> {
+async function unresolvedHost(host: string): Promise<string | undefined> {
   try {
     await lookup(hostName(host));
     return undefined;
@@ -107,18 +107,8 @@ export async function unresolvedHost(host: string): Promise<string | undefined> 
   }
 }
 
-export function handleCorsProxy(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): void {
-  // the lookup makes the proxy asynchronous: what it throws is answered here, as the server's own handler would
-  proxyChecked(req, res, allowedHosts, origin).catch((err: unknown) => {
-    if (res.headersSent) return void res.destroy();
-    res.statusCode = 500;
-    res.setHeader('content-type', 'application/json');
-    if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
-    res.end(JSON.stringify({ code: 'server', error: `The git CORS proxy failed: ${err instanceof Error ? err.message : String(err)}` }));
-  });
-}
-
-async function proxyChecked(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): Promise<void> {
+/** Checks, then forwards a git smart-HTTP request; what it throws is the server's to answer (server.ts awaits it). */
+export async function handleCorsProxy(req: IncomingMessage, res: ServerResponse, allowedHosts: string[], origin: string | undefined): Promise<void> {
   const send = (status: number, code: string, error: string) => {
     if (res.headersSent) {
       res.destroy();
@@ -130,9 +120,10 @@ async function proxyChecked(req: IncomingMessage, res: ServerResponse, allowedHo
     res.end(JSON.stringify({ error, code }));
   };
   const decision = checkProxyRequest(req.method ?? 'GET', req.url ?? '', req.headers['content-type'], allowedHosts);
-  // The name is looked up (never connected to) before the allow-list answers: "not allowed, add --git-host" is the
-  // wrong advice for a name that does not exist. Other refusals (bad paths, pushes) carry no host and are not looked up.
-  const unresolved = decision.host === undefined ? undefined : await unresolvedHost(decision.host);
+  // A refused host's name is looked up (never connected to) before the refusal is answered: "not allowed, add
+  // --git-host" is the wrong advice for a name that does not exist. An allowed host is looked up only when the
+  // connection failed (below): the proxy library resolves it anyway, and a lookup per request would cost every clone.
+  const unresolved = !decision.ok && decision.code === 'forbidden-host' && decision.host !== undefined ? await unresolvedHost(decision.host) : undefined;
   if (unresolved) {
     req.resume();
     return send(502, 'unreachable-host', unresolved);
@@ -152,7 +143,15 @@ async function proxyChecked(req: IncomingMessage, res: ServerResponse, allowedHo
     setHeader(name, name.toLowerCase() === 'access-control-allow-origin' && origin ? origin : value);
   // The request passed every check the package makes, so the package calls next() only when its fetch to the host
   // failed (connection refused, DNS, TLS, or the answer broke off).
-  corsProxy(req, res, () =>
-    send(502, 'unreachable-host', `could not connect to ${decision.host}: the git host did not answer through the proxy (connection refused, name not resolved, TLS failure or the answer broke off; the runner's console shows the reason). Check the URL and that this machine can reach ${decision.host}.`),
-  );
+  const host = decision.host;
+  corsProxy(req, res, () => {
+    void unresolvedHost(host).then((why) =>
+      send(
+        502,
+        'unreachable-host',
+        why ??
+          `could not connect to ${host}: the git host did not answer through the proxy (connection refused, TLS failure or the answer broke off; the runner's console shows the reason). Check the URL and that this machine can reach ${host}.`,
+      ),
+    );
+  });
 }

@@ -90,7 +90,7 @@ export function createHandler(deps: ServerDeps) {
       }
       // routed on the raw URL: the proxy decodes and checks the path itself (cors-proxy.ts)
       if (req.url === CORS_PROXY_PREFIX || req.url?.startsWith(`${CORS_PROXY_PREFIX}/`) || req.url?.startsWith(`${CORS_PROXY_PREFIX}?`)) {
-        handleCorsProxy(req, res, deps.gitHosts, origin);
+        await handleCorsProxy(req, res, deps.gitHosts, origin);
         return;
       }
       if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, 'not-found', `No route ${req.method} ${url.pathname}: the API lives under /v1 (see docs/runner-api.md).`);

@@ -120,11 +120,13 @@ describe('git CORS proxy: the checked host is the connected host', () => {
   it('answers "refused: host not allowed" (403) for a host outside the allow-list', async () => {
     // a name that resolves (from /etc/hosts, no network needed): one that does not is answered 502 before the
     // allow-list (proxy-unresolvable-host.test.ts)
-    const res = await rawRequest(runner.url, 'GET', '/cors-proxy/localhost/o/r.git/info/refs?service=git-upload-pack');
+    // (the listener's own port, under a name the allow-list does not hold: the refusal must not connect to it)
+    const res = await rawRequest(runner.url, 'GET', `/cors-proxy/localhost:${target.port}/o/r.git/info/refs?service=git-upload-pack`);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('forbidden-host');
     expect(res.body.error).toContain('refused: host not allowed');
-    expect(res.body.error).toContain('--git-host localhost');
+    expect(res.body.error).toContain(`--git-host localhost:${target.port}`);
+    expect(target.connections).toBe(0);
   });
 });
 
