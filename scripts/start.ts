@@ -11,7 +11,7 @@ const appOrigin = `http://127.0.0.1:${appPort}`;
 
 // the token: REPAIRLAB_RUNNER_TOKEN, else the one the runner keeps in its data directory (the same after a restart);
 // the page gets it from /runtime-config.json, and reads it there again when the runner refuses the one it has
-const runner = await startRunner({ port: runnerPort, allowedOrigins: [appOrigin], token: env.REPAIRLAB_RUNNER_TOKEN || undefined });
+const runner = await startRunner({ port: runnerPort, allowedOrigins: [appOrigin], token: env.REPAIRLAB_RUNNER_TOKEN });
 
 // One local OpenAI-compatible endpoint per recorded demo run (public/cassettes/*.cassette.json); each answers
 // by the conversation, so every browser can replay every demo as often as it likes.

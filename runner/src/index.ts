@@ -22,7 +22,7 @@ export interface RunnerOptions {
   /** bind address; default 127.0.0.1 */
   host?: string;
   /**
-   * bearer token; when absent, the one kept in the data directory (runner-token, 0600), made on the first start, so
+   * bearer token; when absent or empty, the one kept in the data directory (runner-token, 0600), made on the first start, so
    * a restart on the same data directory keeps it. A given token is used as is and never written to disk.
    */
   token?: string;
@@ -70,7 +70,9 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   await prepareDataDir(dataDir, isRoot && (opts.sandbox ?? 'bwrap') === 'bwrap');
   // before anything slow: a token file this user cannot trust stops the start at once
-  const kept = opts.token === undefined ? await keptToken(dataDir) : undefined;
+  // an empty token is no token (one of '' would refuse everyone): the kept one is used
+  const given = opts.token || undefined;
+  const kept = given === undefined ? await keptToken(dataDir) : undefined;
   if (kept?.replaced) log(`${kept.replaced}: replaced by a new token (clients need the new one)`);
   const store = new SnapshotStore(dataDir);
   await store.init();
@@ -98,7 +100,7 @@ export async function startRunner(opts: RunnerOptions = {}): Promise<RunningRunn
     jit: opts.jit ?? 'c1',
   };
   const validation = new ValidationService(ctx, workers);
-  const token = opts.token ?? kept!.token;
+  const token = given ?? kept!.token;
   const health = (): Health => ({
     ok: true,
     api: RUNNER_API_VERSION,

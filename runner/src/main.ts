@@ -58,8 +58,7 @@ try {
   const runner = await startRunner({
     port: int('port', values.port ?? env('PORT')) ?? 8765,
     host: values.host ?? env('HOST'),
-    // an empty value is no token: the one kept in the data directory is used (a token of '' would refuse everyone)
-    token: values.token || env('TOKEN') || undefined,
+    token: values.token || env('TOKEN'),
     allowedOrigins: origins,
     sandbox,
     allowUnsandboxed: values['allow-unsandboxed'] ?? env('ALLOW_UNSANDBOXED') === '1',

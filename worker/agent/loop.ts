@@ -28,7 +28,7 @@ import { RunSteps } from './step-scope.ts';
 import { commandFromReply } from './command-from-reply.ts';
 import { endOf, RunEnded, RunSetAside, throwIfLimitReached, throwIfStepEnded } from './run-ends.ts';
 
-export { newRunId, REPAIRLAB_VERSION } from './run-recorder.ts';
+export { newRunId } from './run-recorder.ts';
 
 export type { AgentEvent, RunAgentOptions } from './agent-events.ts';
 import type { AgentEvent, RunAgentOptions } from './agent-events.ts';

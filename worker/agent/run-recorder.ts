@@ -10,7 +10,6 @@ import { memorySnapshot, type LoopMemory } from './loop-memory.ts';
 import type { PriceTable } from '../contracts/prices.ts';
 import { publicModelConfig } from './run-config.ts';
 
-export { REPAIRLAB_VERSION };
 
 const nowIso = () => new Date().toISOString();
 

@@ -11,12 +11,13 @@ import { abortedCall } from './abort-reason.ts';
 export interface ReplayOptions {
   /** false: answer in order even when the prompt differs (recorded as meta.diverged) */
   strict?: boolean;
-  /** shown in the provider id, e.g. the cassette file name */
+  /**
+   * the recording's name — a file name, or the recording a bundled run replayed: in the provider id and in what the
+   * run's record calls the recording (config.model.recording.name)
+   */
   name?: string;
   /** 0-based index of the first call to answer: a continued run goes on after the calls its steps made */
   firstCall?: number;
-  /** what the run's record calls the recording (config.model.recording.name): a file name, or the recording a bundled run replayed */
-  recordingName?: string;
 }
 
 /** A replay provider; its `config` is what the run's record says about the model (publicModelConfig reads it). */
@@ -25,7 +26,7 @@ export interface ReplayProvider extends LlmProvider {
 }
 
 /** A file name as a recording's name: its folders and the `.cassette.json` / `.json` ending dropped. */
-export function recordingName(file: string): string {
+function recordingName(file: string): string {
   return file.split(/[\\/]/).pop()!.replace(/(\.cassette)?\.json$/, '');
 }
 
@@ -34,7 +35,7 @@ export function recordingName(file: string): string {
  * wrote its replies — the cassette's own provenance. Without a name it is called by when it was recorded, so two
  * cassettes of one model still differ.
  */
-export function cassetteRecording(cassette: Cassette, name?: string): RecordingProvenance {
+function cassetteRecording(cassette: Cassette, name?: string): RecordingProvenance {
   return { name: name ? recordingName(name) : `cassette of ${cassette.model} recorded ${cassette.provenance.recordedAt}`, source: cassette.provenance.source };
 }
 
@@ -44,7 +45,7 @@ export function createReplayProvider(cassette: Cassette, opts: ReplayOptions = {
   const hasher = new PromptHasher();
   return {
     id: `replay:${opts.name ?? cassette.model}`,
-    config: { recording: cassetteRecording(cassette, opts.recordingName) },
+    config: { recording: cassetteRecording(cassette, opts.name) },
     async complete(req: CompletionRequest): Promise<CompletionResponse> {
       if (req.signal?.aborted) throw abortedCall(req.signal);
       const started = performance.now();

@@ -344,7 +344,7 @@ export class RunManager {
       case 'scripted':
         return createScriptedProvider(model.replies, { firstCall: callsMade });
       case 'replay': {
-        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade, ...(model.name ? { recordingName: model.name } : {}) });
+        return createReplayProvider(parseCassette(model.cassette, 'the cassette'), { strict: model.strict ?? true, firstCall: callsMade, ...(model.name ? { name: model.name } : {}) });
       }
       case 'human': {
         const channel = new HumanChannel(askHuman, humanFirstStep);

@@ -17,6 +17,7 @@ import '../experiments-view/experiments-view.ts';
 import '../share/share-bar/share-bar.ts';
 import { appStyles } from './app.styles.ts';
 import { NoticeController, type Notice } from './notices.ts';
+import { currentRunner } from '../../state/runner-session.ts';
 
 type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments';
 
@@ -154,7 +155,7 @@ export class RlApp extends LitElement {
 
   private makeRequest = (bugId: string, preset: string, choices: RunChoices) => {
     const s = this.settings!;
-    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: s.runner, ...(s.prices ? { prices: s.prices } : {}) };
+    return { bugId, preset, ...choices, model: modelSettingsFor(s), runner: currentRunner(s.runner), ...(s.prices ? { prices: s.prices } : {}) };
   };
 
   /** An experiment's cell opens its run in the Runs view (the way a click on the run's row there opens it). */
@@ -173,7 +174,7 @@ export class RlApp extends LitElement {
       return html`<main class="single wide"><rl-experiments-view .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings} @open-run=${(e: CustomEvent<string>) => this.openRun(e.detail)}></rl-experiments-view></main>`;
     if (this.tab === 'strategy') return '';
     if (this.tab === 'repositories')
-      return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} .runner=${this.settings?.runner} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
+      return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} .runner=${this.settings ? currentRunner(this.settings.runner) : undefined} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
     return html`<main>
       <rl-bug-browser .bugs=${this.bugs} .loading=${!this.bugsLoaded} .selected=${this.selected} @bug-selected=${(e: CustomEvent<string>) => this.selectBug(e.detail)}></rl-bug-browser>
       <div class="stack">

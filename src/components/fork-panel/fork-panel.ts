@@ -13,6 +13,7 @@ import '../classroom/human-turn/human-turn.ts';
 import '../classroom/last-result/last-result.ts';
 import '../run-compare/run-compare.ts';
 import { forkPanelStyles } from './fork-panel.styles.ts';
+import { currentRunner } from '../../state/runner-session.ts';
 
 /**
  * @summary "Fork from here": a new run that replays the first `step` steps of `parent` from its record, then goes on
@@ -129,7 +130,7 @@ export class RlForkPanel extends LitElement {
     this.outline = undefined;
     this.outcome = undefined;
     try {
-      const request = { runId: this.parent.runId, atStep: this.step, ...forkEdit(this.choice()), model: this.model(), runner: this.settings!.runner };
+      const request = { runId: this.parent.runId, atStep: this.step, ...forkEdit(this.choice()), model: this.model(), runner: currentRunner(this.settings!.runner) };
       this.running = true;
       const fork = await getEngine().forkRun(request, Comlink.proxy(this.onEvent));
       this.compared = [this.parent.runId, fork.runId];

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function start(dataDir: string, token?: string): Promise<RunningRunner> {
-  return startRunner({ port: 0, dataDir, allowedOrigins: [ALLOWED_ORIGIN], sandbox: 'bwrap', workers: 1, log: () => undefined, ...(token ? { token } : {}) });
+  return startRunner({ port: 0, dataDir, allowedOrigins: [ALLOWED_ORIGIN], sandbox: 'bwrap', workers: 1, log: () => undefined, ...(token !== undefined ? { token } : {}) });
 }
 
 /** health with `token`: 'ok' or the refusal's code */
@@ -58,5 +58,11 @@ describe("the runner's token across restarts", () => {
     const fourth = await start(dataDir);
     expect(fourth.token).toBe(token);
     await fourth.close();
+
+    // an empty token (REPAIRLAB_RUNNER_TOKEN= in a shell) is no token: the kept one, not a token that refuses everyone
+    const fifth = await start(dataDir, '');
+    expect(fifth.token).toBe(token);
+    expect(await ask(fifth, token)).toBe('ok');
+    await fifth.close();
   });
 });
