@@ -1,7 +1,7 @@
 // User settings, kept in this browser's localStorage only. Model API keys are stored separately, by endpoint
 // origin (api-keys.ts), and are never put in share links, exports, trajectories or logs; a request is handed only the
 // key of its own endpoint's origin.
-import type { ModelSettings, RecordingProvenance, RecordingSource, RunnerSettings } from '../../worker/contracts/run-settings.ts';
+import { recordingSourceWords, type ModelSettings, type RecordingProvenance, type RecordingSource, type RunnerSettings } from '../../worker/contracts/run-settings.ts';
 import type { PriceTable } from '../../worker/contracts/prices.ts';
 import type { RecordingSummary } from '../../worker/records/trajectory-io.ts';
 import { endpointOrigin } from '../../worker/llm/key-origin.ts';
@@ -19,15 +19,9 @@ export interface DemoRecording {
   source?: RecordingSource;
 }
 
-const SOURCE_WORDS: Record<NonNullable<DemoRecording['source']>, string> = {
-  'hand-authored': 'replies written by hand, not by a model',
-  model: 'replies recorded from a model',
-  mixed: 'replies partly written by hand, partly from a model',
-};
-
 /** What a demo recording's replies are, in words (unknown source: said so). */
 export function demoSourceWords(source: DemoRecording['source']): string {
-  return source ? SOURCE_WORDS[source] : 'where its replies came from is not recorded';
+  return source ? recordingSourceWords(source, { notAModel: true }) : 'where its replies came from is not recorded';
 }
 
 /** A demo endpoint's name in the model menu: the recording, and honestly who wrote its replies. */

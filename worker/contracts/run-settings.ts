@@ -33,6 +33,24 @@ export const RECORDING_SOURCE_WORDS: Record<RecordingSource, string> = {
 };
 
 /**
+ * RECORDING_SOURCE_WORDS, and where a reader could take a hand-written demo for a model's work (the model menu,
+ * Settings, the HTML report and its CSV) the hand-written one says so outright.
+ */
+export function recordingSourceWords(source: RecordingSource, opts: { notAModel?: boolean } = {}): string {
+  return source === 'hand-authored' && opts.notAModel ? `${RECORDING_SOURCE_WORDS[source]}, not by a model` : RECORDING_SOURCE_WORDS[source];
+}
+
+/** The recording a run's record names (`config.model.recording`), or undefined when it names none or a malformed one. */
+export function recordingOf(model: Record<string, unknown>): RecordingProvenance | undefined {
+  if (model.recording === undefined) return undefined;
+  try {
+    return parseRecordingProvenance(model.recording, 'config.model.recording');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * `value` as a RecordingProvenance, or an error naming `where` and the shape expected: a run request crosses the
  * worker boundary as plain data, so what a page or a file sends is checked before it reaches a record.
  */

@@ -3,6 +3,7 @@
 // compare a replay with its recording. Pure functions over the record: no loop, no provider.
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from '../contracts/cassette.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
+import { recordingOf } from '../contracts/run-settings.ts';
 
 /**
  * The cassette of a recorded run: each step's prompt (with its hash) and the model's reply, in order, so the run can
@@ -18,7 +19,7 @@ export function cassetteFromTrajectory(t: Trajectory): Cassette {
   // the recording the run replayed says who wrote its replies (a demo endpoint is an openai provider, yet its replies
   // were written by hand); else a person or a script wrote them, a model endpoint produced them, or a replay's came from
   // a recording that did not say
-  const recorded = recordingSource(t.config.model.recording);
+  const recorded = recordingOf(t.config.model)?.source;
   const source = recorded ?? (provider === 'human' || provider.startsWith('scripted') ? 'hand-authored' : provider.startsWith('openai') ? 'model' : 'mixed');
   return {
     schemaVersion: CASSETTE_SCHEMA_VERSION,
@@ -47,11 +48,6 @@ export function cassetteFromTrajectory(t: Trajectory): Cassette {
       response: { content: s.response!.content, usage: { inputTokens: s.tokens.input, outputTokens: s.tokens.output }, ...(s.response!.model ? { model: s.response!.model } : {}), latencyMs: s.latencyMs.model },
     })),
   };
-}
-
-function recordingSource(recording: unknown): Cassette['provenance']['source'] | undefined {
-  const source = (recording as { source?: unknown } | undefined)?.source;
-  return source === 'hand-authored' || source === 'model' || source === 'mixed' ? source : undefined;
 }
 
 /** A step without what legitimately differs between two runs of the same thing (times, latency, provider meta). */

@@ -5,7 +5,7 @@ import { toPublicBug } from '../contracts/bug.ts';
 import type { LlmProvider } from '../contracts/llm.ts';
 import type { Trajectory, TrajStep } from '../contracts/trajectory.ts';
 import { parseStrategySpec, type StrategySpec } from '../contracts/strategy.ts';
-import { parseRecordingProvenance, type ModelSettings, type RecordingProvenance } from '../contracts/run-settings.ts';
+import { parseRecordingProvenance, recordingOf, type ModelSettings } from '../contracts/run-settings.ts';
 import { RunNotGoingOnError, type ForkRequest, type RunEvent, type RunRequest, type RunSummary } from '../contracts/runs.ts';
 import type { Engine } from '../bugs/engine.ts';
 import { newRunId, runAgent, type AgentEvent } from '../agent/loop.ts';
@@ -53,14 +53,6 @@ function refuseUnpricedCostBudget(strategy: StrategySpec, request: Pick<RunReque
 }
 
 /** The recording a saved run's model replayed, for its row; a record without a well-formed one lists none. */
-function recordingOf(model: Record<string, unknown>): { recording?: RecordingProvenance } {
-  try {
-    return model.recording === undefined ? {} : { recording: parseRecordingProvenance(model.recording, 'config.model.recording') };
-  } catch {
-    return {};
-  }
-}
-
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   /** saved runs being continued whose loop has not started yet (continueRun reserves the id before its first await) */
@@ -297,22 +289,25 @@ export class RunManager {
     // headers only: a run's steps are not read to list it
     // runs going on in another tab hold their locks
     const held = (await this.engine.platform.runLocks?.held()) ?? new Set<string>();
-    const out: RunSummary[] = (await listTrajectoryHeaders(this.engine.platform.records)).map((t) => ({
-      runId: t.runId,
-      bugId: t.bug.id,
-      preset: t.config.preset,
-      variants: t.config.variants,
-      overrides: t.config.overrides,
-      model: typeof t.config.model.model === 'string' ? t.config.model.model : t.config.providerId,
-      ...recordingOf(t.config.model),
-      costUsd: t.outcome?.totals.costUsd ?? null,
-      createdAt: t.createdAt,
-      steps: t.stepCount,
-      status: t.outcome?.status ?? t.status,
-      reason: t.outcome?.reason ?? '',
-      interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId) && !held.has(t.runId),
-      ...(t.forkOf ? { forkOf: { runId: t.forkOf.runId, step: t.forkOf.step } } : {}),
-    }));
+    const out: RunSummary[] = (await listTrajectoryHeaders(this.engine.platform.records)).map((t): RunSummary => {
+      const recording = recordingOf(t.config.model);
+      return {
+        runId: t.runId,
+        bugId: t.bug.id,
+        preset: t.config.preset,
+        variants: t.config.variants,
+        overrides: t.config.overrides,
+        model: typeof t.config.model.model === 'string' ? t.config.model.model : t.config.providerId,
+        ...(recording ? { recording } : {}),
+        costUsd: t.outcome?.totals.costUsd ?? null,
+        createdAt: t.createdAt,
+        steps: t.stepCount,
+        status: t.outcome?.status ?? t.status,
+        reason: t.outcome?.reason ?? '',
+        interrupted: t.status !== 'finished' && t.resume !== undefined && !this.active.has(t.runId) && !this.continuing.has(t.runId) && !held.has(t.runId),
+        ...(t.forkOf ? { forkOf: { runId: t.forkOf.runId, step: t.forkOf.step } } : {}),
+      };
+    });
     return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 

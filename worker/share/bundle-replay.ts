@@ -4,6 +4,7 @@
 import type { BundleFile } from '../contracts/bundle.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
 import type { RunRequest } from '../contracts/runs.ts';
+import { recordingOf } from '../contracts/run-settings.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
 import { comparableStep } from '../records/cassette-from-trajectory.ts';
 
@@ -39,12 +40,6 @@ export function runDifference(recorded: Trajectory, replayed: Trajectory): strin
   return undefined;
 }
 
-/** The name of the recording a run replayed (config.model.recording.name), when it replayed one. */
-function recordedName(t: Trajectory): string | undefined {
-  const name = (t.config.model.recording as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' && name ? name : undefined;
-}
-
 /** Replays each cell's counted run in cell order; `onResult` hears each as it ends. */
 export async function replayBundle(bundle: BundleFile, start: StartReplay, onResult: (r: ReplayResult) => void = () => {}): Promise<ReplayResult[]> {
   const runs = new Map(bundle.content.runs.map((r) => [r.trajectory.runId, r]));
@@ -67,7 +62,7 @@ export async function replayBundle(bundle: BundleFile, start: StartReplay, onRes
           variants: t.config.variants,
           overrides: t.config.overrides,
           // the replay's record names the recording the run replayed (a demo recording keeps its name), else the run
-          model: { kind: 'replay', cassette, strict: true, name: recordedName(t) ?? `run ${t.runId}` },
+          model: { kind: 'replay', cassette, strict: true, name: recordingOf(t.config.model)?.name ?? `run ${t.runId}` },
           ...(t.config.prices ? { prices: t.config.prices as RunRequest['prices'] } : {}),
         });
         const difference = runDifference(t, replayed);
