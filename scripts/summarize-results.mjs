@@ -12,7 +12,7 @@ const lines = [];
 for (const f of readdirSync(dir).filter((f) => f.endsWith('.check')).sort()) {
   const name = f.replace(/\.check$/, '');
   const ok = readFileSync(join(dir, f), 'utf8').trim() === 'ok';
-  if (name === 'vitest' || name === 'e2e') continue; // counted from their reports below
+  if (name === 'vitest' || name === 'vitest-docker' || name === 'e2e') continue; // counted from their reports below
   if (ok) passed++;
   else failed++;
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'}`);
@@ -34,6 +34,11 @@ function count(name, file, read) {
 }
 
 count('vitest', 'vitest.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
+if (existsSync(join(dir, 'vitest-docker.skipped'))) {
+  lines.push(`vitest-docker: NOT RUN — the docker sandbox backend was not tested: ${readFileSync(join(dir, 'vitest-docker.skipped'), 'utf8').trim()}`);
+} else {
+  count('vitest-docker', 'vitest-docker.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
+}
 count('e2e', 'playwright.json', (r) => ({ p: r.stats.expected + (r.stats.flaky ?? 0), f: r.stats.unexpected }));
 
 console.log('\n' + lines.join('\n'));

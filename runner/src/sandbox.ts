@@ -288,6 +288,7 @@ class DockerSandbox implements Sandbox {
     readonly isolation: Isolation,
     private readonly dataDir: string,
     private readonly memoryMb: number,
+    private readonly dataBytes: number,
   ) {}
 
   private container(group: string, cmd: SandboxCommand): Promise<string> {
@@ -297,12 +298,7 @@ class DockerSandbox implements Sandbox {
       c = runCapture(
         [
           'docker', 'run', '-d', '--rm', '--name', name,
-          '--network', 'none',
-          '--memory', `${this.memoryMb}m`, '--memory-swap', `${this.memoryMb}m`,
-          '--cpus', '1', '--pids-limit', String(cmd.limits.nproc),
-          '--read-only', '--tmpfs', '/tmp:size=256m',
-          '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-          '--user', isRoot ? `${SANDBOX_UID}:${SANDBOX_UID}` : `${process.getuid?.() ?? SANDBOX_UID}:${process.getgid?.() ?? SANDBOX_UID}`,
+          ...dockerRunFlags(this.memoryMb, cmd.limits.nproc),
           // snapshots and the harness read-only; only the work directories are writable
           '-v', `${path.join(this.dataDir, 'trees')}:${path.join(this.dataDir, 'trees')}:ro`,
           '-v', `${path.join(this.dataDir, 'harness')}:${path.join(this.dataDir, 'harness')}:ro`,
@@ -322,7 +318,9 @@ class DockerSandbox implements Sandbox {
   async command(cmd: SandboxCommand): Promise<string[]> {
     const name = await this.container(cmd.group, cmd);
     const env = Object.entries({ ...BASE_ENV, ...cmd.env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    return ['docker', 'exec', '-i', '-w', cmd.cwd, ...env, name, ...prlimitArgs(cmd.limits), ...cmd.argv];
+    // the same per-process caps as bubblewrap's (RLIMIT_DATA included), inside the container's own cgroup limits
+    const limits = { ...cmd.limits, dataBytes: cmd.limits.dataBytes ?? this.dataBytes };
+    return ['docker', 'exec', '-i', '-w', cmd.cwd, ...env, name, ...prlimitArgs(limits), ...cmd.argv];
   }
 
   async prepareWritable(dir: string): Promise<void> {
@@ -337,7 +335,23 @@ class DockerSandbox implements Sandbox {
   }
 }
 
-async function probeDocker(): Promise<Isolation> {
+/**
+ * What every sandbox container runs with — the validation containers and the start-up probe alike, so the probe sees
+ * what code under test will: no network, a read-only root with /tmp and /var/tmp as sized tmpfs (the sizes bubblewrap
+ * gives), the memory and process count of the whole container capped by its cgroup, no capabilities.
+ */
+function dockerRunFlags(memoryMb: number, nproc: number): string[] {
+  return [
+    '--network', 'none',
+    '--memory', `${memoryMb}m`, '--memory-swap', `${memoryMb}m`,
+    '--cpus', '1', '--pids-limit', String(nproc),
+    '--read-only', '--tmpfs', `/tmp:size=${TMP_MB}m`, '--tmpfs', `/var/tmp:size=${VAR_TMP_MB}m`,
+    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+    '--user', isRoot ? `${SANDBOX_UID}:${SANDBOX_UID}` : `${process.getuid?.() ?? SANDBOX_UID}:${process.getgid?.() ?? SANDBOX_UID}`,
+  ];
+}
+
+async function probeDocker(memoryMb: number, dataBytes: number): Promise<Isolation> {
   if (!have('docker')) throw new SandboxUnavailableError('docker sandbox unavailable: the docker client is not installed.');
   const info = await runCapture(['docker', 'info', '--format', '{{.ServerVersion}}'], 15_000);
   if (info.code !== 0) {
@@ -347,16 +361,34 @@ async function probeDocker(): Promise<Isolation> {
   }
   const image = await runCapture(['docker', 'image', 'inspect', DOCKER_IMAGE], 15_000);
   if (image.code !== 0) {
-    throw new SandboxUnavailableError(`docker sandbox unavailable: image ${DOCKER_IMAGE} is missing. Build it: docker build -t ${DOCKER_IMAGE} runner/`);
+    throw new SandboxUnavailableError(`docker sandbox unavailable: image ${DOCKER_IMAGE} is missing. Build it: docker build -t ${DOCKER_IMAGE} runner/ (scripts/docker-sandbox.sh builds it offline)`);
   }
-  return {
-    backend: 'docker',
-    network: true,
-    readOnlySystem: true,
-    privateTmp: true,
-    processLimits: true,
-    notes: [`Docker engine ${info.stdout.trim()}; one container per base snapshot with --network none, --read-only, --cap-drop ALL`],
-  };
+  // what a container of this sandbox really gets, read from inside one (as bubblewrap's probe does), not assumed
+  const marker = `repairlab-probe-${randomUUID()}`;
+  const hostMarker = path.join(os.tmpdir(), marker);
+  await writeFile(hostMarker, '');
+  try {
+    const limits = { ...PROBE_LIMITS, dataBytes };
+    const r = await runCapture(['docker', 'run', '--rm', ...dockerRunFlags(memoryMb, limits.nproc), DOCKER_IMAGE, ...prlimitArgs(limits), 'sh', '-c', PROBE_SCRIPT], 120_000);
+    if (r.code !== 0) throw new SandboxUnavailableError(`docker sandbox unavailable: its start-up probe failed (exit ${r.code}): ${r.stderr.trim().slice(0, 400)}`);
+    const seen = interpretProbe(r.stdout, marker, limits);
+    const rlimits = seen.limits!;
+    return {
+      backend: 'docker',
+      ...seen,
+      notes: [...seen.notes, `Docker engine ${info.stdout.trim()}; one container per base snapshot`, 'JVM heap, metaspace and stack are capped by JVM flags'],
+      limits: {
+        ...rlimits,
+        // the container's cgroup caps memory and processes of the sandbox as a whole, beside each process's rlimits
+        memoryMb: rlimits.memoryMb === null ? memoryMb : Math.min(memoryMb, rlimits.memoryMb),
+        memoryHow: `the container's cgroup memory limit (${memoryMb} MB, no swap)${rlimits.memoryMb === null ? '' : ' and RLIMIT_DATA per process'}`,
+        cgroup: true,
+        uncapped: rlimits.uncapped.filter((u) => !u.startsWith('memory and process count of a sandbox as a whole')),
+      },
+    };
+  } finally {
+    await rm(hostMarker, { force: true });
+  }
 }
 
 // ---------------------------------------------------------------- selection
@@ -375,7 +407,10 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     const data = dataLimitBytes(opts.memoryMb);
     return new BwrapSandbox(await probeBwrap(data), data);
   }
-  if (wanted === 'docker') return new DockerSandbox(await probeDocker(), opts.dataDir, opts.memoryMb);
+  if (wanted === 'docker') {
+    const data = dataLimitBytes(opts.memoryMb);
+    return new DockerSandbox(await probeDocker(opts.memoryMb, data), opts.dataDir, opts.memoryMb, data);
+  }
   if (!opts.allowUnsandboxed) {
     throw new SandboxUnavailableError('Refusing to run model-written code without a sandbox: --sandbox none also needs --allow-unsandboxed.');
   }

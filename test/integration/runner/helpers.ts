@@ -1,12 +1,25 @@
-// Shared set-up for runner integration tests: one real runner (bubblewrap, javac, JUnit) per test file.
+// Shared set-up for runner integration tests: one real runner (javac, JUnit in a sandbox) per test file. The sandbox
+// is bubblewrap unless REPAIRLAB_TEST_SANDBOX names another backend: `npm test` runs the hostile and isolation files a
+// second time with `docker` when a Docker engine answers (scripts/test.sh), so every backend the runner ships is held
+// to the same verdicts.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startRunner, type RunningRunner } from '../../../runner/src/index.ts';
+import type { SandboxBackend } from '../../../runner/src/sandbox.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 
 export const ALLOWED_ORIGIN = 'http://127.0.0.1:5173';
+
+/** The sandbox backend these tests run the runner with (REPAIRLAB_TEST_SANDBOX, default bwrap). */
+export const TEST_SANDBOX: SandboxBackend = testSandbox(process.env.REPAIRLAB_TEST_SANDBOX);
+
+function testSandbox(name: string | undefined): SandboxBackend {
+  if (name === undefined || name === '') return 'bwrap';
+  if (name === 'bwrap' || name === 'docker') return name;
+  throw new Error(`REPAIRLAB_TEST_SANDBOX=${name}: the runner tests run on bwrap or docker (an unsandboxed runner is not one to test verdicts on).`);
+}
 
 export interface TestRunner extends RunningRunner {
   /** the runner's data directory (tests check it holds no leftovers) */
@@ -20,7 +33,7 @@ export async function startTestRunner(opts: { workers?: number; recycleAfter?: n
     port: 0,
     dataDir,
     allowedOrigins: [ALLOWED_ORIGIN],
-    sandbox: 'bwrap',
+    sandbox: TEST_SANDBOX,
     workers: opts.workers ?? 2,
     recycleAfter: opts.recycleAfter,
     log: () => undefined,
