@@ -13,7 +13,7 @@ import { reportCharts } from './report-charts.ts';
 import { chartRoot, svgMarkup, type ChartSvg } from './charts/svg-tree.ts';
 import { modelLabel, runModel } from './provenance.ts';
 import type { StatisticsTable } from './report-statistics.ts';
-import { cellTable, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';
+import { cellTable, formatNumber, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
@@ -43,11 +43,6 @@ function h(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
   let out = strings[0]!;
   values.forEach((v, i) => (out += part(v) + strings[i + 1]!));
   return new SafeHtml(out);
-}
-
-/** Numbers as the Markdown report shows them: integers as they are, tiny values in exponent form, the rest to 4 places. */
-export function formatNumber(v: number): string {
-  return Number.isInteger(v) ? String(v) : Math.abs(v) < 0.001 ? v.toExponential(2) : v.toFixed(4);
 }
 
 /** A table cell; a number also carries its exact value (`data-value`), for whoever checks the report against the JSON. */

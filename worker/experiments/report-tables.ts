@@ -12,13 +12,19 @@ export interface Table {
   rows: Cell[][];
 }
 
-/** for reading: integers as they are, small values (p-values) in exponent form, the rest to 4 places */
-const num = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : Number.isInteger(v) ? String(v) : Math.abs(v) < 0.001 ? v.toExponential(2) : v.toFixed(4));
+/** A number for reading — the Markdown, HTML and page tables alike: integers as they are, tiny values (p-values) in exponent form, the rest to 4 places. */
+export function formatNumber(v: number): string {
+  return Number.isInteger(v) ? String(v) : Math.abs(v) < 0.001 ? v.toExponential(2) : v.toFixed(4);
+}
+
+/** A table cell for reading: numbers as formatNumber, an empty cell as a dash. */
+export function formatCell(v: Cell): string {
+  return v === null || v === undefined || v === '' ? '—' : typeof v === 'number' ? formatNumber(v) : String(v);
+}
 const pFmt = (p: number | null | undefined): string => (p === null || p === undefined ? '—' : p < 0.001 ? p.toExponential(2) : p.toFixed(4));
 
 export function markdownTable(t: Table): string {
-  const show = (v: Cell) => (v === null || v === undefined || v === '' ? '—' : typeof v === 'number' ? num(v) : String(v));
-  return [`| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.map(show).join(' | ')} |`)].join('\n');
+  return [`| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.map(formatCell).join(' | ')} |`)].join('\n');
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; null is an empty field. */

@@ -6,7 +6,7 @@ import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
 import type { ExperimentReport } from '../../../worker/experiments/report.ts';
 import type { Settings } from '../../../src/state/settings.ts';
 import { defaultForm, selectedBugs, specFromForm } from '../../../src/components/experiments-view/spec-form.ts';
-import { costVsSuccess, paretoFrontier, plausibleAtK, tableCsv, variantTable } from '../../../src/components/experiments-view/results-data.ts';
+import { costVsSuccess, formatCell, paretoFrontier, plausibleAtK, tableCsv, variantTable } from '../../../src/components/experiments-view/results-data.ts';
 
 const settings: Settings = { runner: { url: 'http://127.0.0.1:8765', token: 't' }, model: { baseURL: 'http://127.0.0.1:8787/v1', model: 'gpt-4o-mini', temperature: 0.2 }, modelKind: 'endpoint', prices: { 'gpt-4o-mini': { inputPerMTok: 1, outputPerMTok: 2 } } };
 const bug = (id: string, library: string, category: BugSummary['category'], blameable: boolean): BugSummary => ({ id, library, title: id, category, blameable, defectKinds: [], failingTests: [], imported: false });
@@ -99,5 +99,9 @@ describe('the results data', () => {
 
   it('CSV quotes what needs quoting and leaves null empty', () => {
     expect(tableCsv({ columns: ['a', 'b'], rows: [['x,y', null], ['say "hi"', 0.5]] })).toBe('a,b\n"x,y",\n"say ""hi""",0.5\n');
+  });
+
+  it('reads a cell as the reports do: a tiny p-value in exponent form, not 0.0000', () => {
+    expect([formatCell(0.00002), formatCell(0.5), formatCell(3), formatCell(null), formatCell('x')]).toEqual(['2.00e-5', '0.5000', '3', '—', 'x']);
   });
 });

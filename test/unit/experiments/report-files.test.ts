@@ -23,7 +23,8 @@ import type { ExperimentReport } from '../../../worker/experiments/report.ts';
 import { bugsCsvTable, cellsCsvTable, exportExperiment, parseExportFormat } from '../../../worker/experiments/exports.ts';
 import { csvTable } from '../../../worker/experiments/report-tables.ts';
 import { experimentFile, experimentReportHtml } from '../../../worker/experiments/report-files.ts';
-import { escapeHtml, formatNumber, REPORT_CSP, variantTable } from '../../../worker/experiments/report-html.ts';
+import { escapeHtml, REPORT_CSP, variantTable } from '../../../worker/experiments/report-html.ts';
+import { formatNumber } from '../../../worker/experiments/report-tables.ts';
 
 const HOSTILE = 'I cannot fix this. <script>window.pwned = 1</script><img src="https://evil.example/x.png" onerror="alert(1)"> & "quotes"';
 let runner: Awaited<ReturnType<typeof startRunner>>;
