@@ -2,7 +2,7 @@
 // preset, variants and overrides it was recorded with (anything else asks it a first prompt it has never seen and the
 // replay diverges at model call 1). The run panel picks the fitting recording with this; the experiment estimate names
 // the cells a recording cannot serve.
-import type { ModelSettings } from '../../worker/contracts/run-settings.ts';
+import { recordingOf, type ModelSettings } from '../../worker/contracts/run-settings.ts';
 import { demoRecordingProvenance, type DemoRecording, type ModelEndpointChoice } from './settings.ts';
 
 /** What a run asks of its model endpoint, as far as a recording can tell. */
@@ -130,4 +130,36 @@ export function demoModelSettings(endpoint: DemoEndpoint, base: ModelSettings): 
   const defined = Object.fromEntries(Object.entries(sampling).filter(([, v]) => v !== undefined));
   const recording = demoRecordingProvenance(endpoint.demo);
   return { kind: 'openai', baseURL: endpoint.baseURL, model: endpoint.model, ...defined, ...(recording ? { recording } : {}) };
+}
+
+/**
+ * The demo endpoint that serves a saved run going on (Continue, a fork): the one it was recorded with, else another that fits
+ * its configuration. Throws why none can, so the run is not continued against a recording that would diverge.
+ */
+export function demoForSavedRun(
+  served: readonly ModelEndpointChoice[],
+  run: { bugId: string; preset: string; variants: readonly string[]; overrides: Record<string, unknown>; recording?: string },
+  settingsDemo: DemoRecording,
+): DemoEndpoint {
+  const { bugId, preset, variants, overrides } = run;
+  const pick = pickDemo(served, { bugId, preset, variants, overrides }, { overridesTyped: true, prefer: [run.recording, settingsDemo.file] });
+  if (!pick.endpoint) throw new Error(`This run cannot be continued with a demo recording. ${pick.blocked ?? ''}`.trim());
+  return pick.endpoint;
+}
+
+/**
+ * The model settings a saved run goes on with (Continue, a fork): `base` (what Settings made), or — when Settings point
+ * at a demo recording — the served recording the run was made with, else another that fits its configuration.
+ */
+export function modelForSavedRun(
+  served: readonly ModelEndpointChoice[],
+  bugId: string,
+  config: { preset: string; variants: readonly string[]; overrides: Record<string, unknown>; model: Record<string, unknown> },
+  settingsDemo: DemoRecording | undefined,
+  base: ModelSettings,
+): ModelSettings {
+  if (!settingsDemo) return base;
+  const recorded = recordingOf(config.model)?.name;
+  const endpoint = demoForSavedRun(served, { bugId, preset: config.preset, variants: config.variants, overrides: config.overrides, ...(recorded ? { recording: recorded } : {}) }, settingsDemo);
+  return demoModelSettings(endpoint, base);
 }

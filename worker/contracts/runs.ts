@@ -103,3 +103,8 @@ export interface RunCell {
 export class RunNotGoingOnError extends Error {
   override name = 'RunNotGoingOnError';
 }
+
+/** Whether `e` is a RunNotGoingOnError — also after the worker boundary, where only its name is left. */
+export function isRunNotGoingOn(e: unknown): boolean {
+  return (e as Error | undefined)?.name === 'RunNotGoingOnError';
+}

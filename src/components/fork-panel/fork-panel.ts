@@ -2,9 +2,10 @@ import { LitElement, html } from 'lit';
 import type { Outcome, Trajectory, TrajStep } from '../../../worker/contracts/trajectory.ts';
 import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 import type { ModelSettings } from '../../../worker/contracts/run-settings.ts';
-import type { RunEvent } from '../../../worker/contracts/runs.ts';
+import { isRunNotGoingOn, type RunEvent } from '../../../worker/contracts/runs.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
-import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type Settings } from '../../state/settings.ts';
+import { fetchRuntimeConfig, loadSettings, modelSettingsFor, type ModelEndpointChoice, type Settings } from '../../state/settings.ts';
+import { modelForSavedRun } from '../../state/demo-recordings.ts';
 import { loadVariants, type SavedVariant } from '../../state/variants.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { describeForkModel, forkEdit, type ForkEditChoice } from './fork-choices.ts';
@@ -70,6 +71,8 @@ export class RlForkPanel extends LitElement {
   /** parent and fork, once the fork ended: shown side by side */
   declare compared: string[] | undefined;
   private settings: Settings | undefined;
+  /** the model endpoints the serving machine offers (the demo recordings among them) */
+  private servedEndpoints: readonly ModelEndpointChoice[] = [];
   private variants: SavedVariant[] = [];
 
   constructor() {
@@ -86,7 +89,9 @@ export class RlForkPanel extends LitElement {
   override async connectedCallback() {
     super.connectedCallback();
     this.variants = loadVariants();
-    this.settings = loadSettings(await fetchRuntimeConfig());
+    const runtime = await fetchRuntimeConfig();
+    this.settings = loadSettings(runtime);
+    this.servedEndpoints = runtime.modelEndpoints ?? [];
     this.requestUpdate();
   }
 
@@ -104,7 +109,9 @@ export class RlForkPanel extends LitElement {
   private model(): ModelSettings {
     if (this.person) return { kind: 'human' };
     if (!this.settings) throw new Error('The settings are still loading: try again in a moment.');
-    return modelSettingsFor(this.settings);
+    // a demo recording answers only the run it was recorded from: the parent's, not whichever Settings names
+    const s = this.settings;
+    return modelForSavedRun(this.servedEndpoints, this.parent.bug.id, this.parent.config, s.modelKind === 'endpoint' ? s.model.demo : undefined, modelSettingsFor(s));
   }
 
   private onEvent = (e: RunEvent) => {
@@ -146,7 +153,12 @@ export class RlForkPanel extends LitElement {
   private async stop() {
     if (!this.forkId) return;
     this.humanPrompt = undefined;
-    await getEngine().stopRun(this.forkId);
+    try {
+      await getEngine().stopRun(this.forkId);
+    } catch (e) {
+      // Stop pressed as the fork ended: its own end says how it ended
+      if (!isRunNotGoingOn(e)) this.error = e instanceof Error ? e.message : String(e);
+    }
   }
 
   /** the person's reply, composed by the reply form or typed: the same text makes the same step */

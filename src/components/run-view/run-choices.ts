@@ -99,17 +99,3 @@ export function planRun(input: RunPlanInput): RunPlan {
   return { preset, overridesText: overridesTyped ? fields.overridesText : effectiveOverridesText('', demo.endpoint?.demo), demo };
 }
 
-/**
- * The demo endpoint that serves a saved run going on (Continue): the one it was recorded with, else another that fits
- * its configuration. Throws why none can, so the run is not continued against a recording that would diverge.
- */
-export function demoForSavedRun(
-  served: readonly ModelEndpointChoice[],
-  run: { bugId: string; preset: string; variants: readonly string[]; overrides: Record<string, unknown>; recording?: string },
-  settingsDemo: DemoRecording,
-): NonNullable<DemoPick['endpoint']> {
-  const { bugId, preset, variants, overrides } = run;
-  const pick = pickDemo(served, { bugId, preset, variants, overrides }, { overridesTyped: true, prefer: [run.recording, settingsDemo.file] });
-  if (!pick.endpoint) throw new Error(`This run cannot be continued with a demo recording. ${pick.blocked ?? ''}`.trim());
-  return pick.endpoint;
-}

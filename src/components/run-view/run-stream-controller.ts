@@ -2,7 +2,7 @@
 // steps, the model's streamed text, a person's pending turn, the runner outage notice and the outcome; and what the
 // user does to it (start, continue a saved run, pause, step, resume, stop, reply, reveal the ground truth).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { RunEvent, RunRequest } from '../../../worker/contracts/runs.ts';
+import { isRunNotGoingOn, type RunEvent, type RunRequest } from '../../../worker/contracts/runs.ts';
 import type { StrategyOutline } from '../../../worker/contracts/strategy.ts';
 import type { Outcome, Trajectory, TrajStep } from '../../../worker/contracts/trajectory.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
@@ -183,7 +183,7 @@ export class RunStreamController implements ReactiveController {
       await this.engine().stopRun(this.runId);
     } catch (e) {
       // Stop pressed as the run ended: its own 'finished' event shows how it ended, there is nothing to report
-      if ((e as Error | undefined)?.name === 'RunNotGoingOnError') return;
+      if (isRunNotGoingOn(e)) return;
       this.fail(message(e));
     }
   }

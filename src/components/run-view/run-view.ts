@@ -3,12 +3,12 @@ import type { RunRequest } from '../../../worker/contracts/runs.ts';
 import type { Trajectory } from '../../../worker/contracts/trajectory.ts';
 import type { RunSummary } from '../../../worker/contracts/runs.ts';
 import { describeDemo, type DemoRecording, type ModelEndpointChoice } from '../../state/settings.ts';
-import { demoModelSettings } from '../../state/demo-recordings.ts';
+import { demoModelSettings, modelForSavedRun } from '../../state/demo-recordings.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { renderClassroomDiagram } from '../classroom/run-classroom.ts';
 import '../classroom/human-turn/human-turn.ts';
 import '../classroom/run-presenter/run-presenter.ts';
-import { demoForSavedRun, parseOverrides, planRun, variantsOf, type PresetChoice, type RunChoices, type RunFormFields, type RunPlan } from './run-choices.ts';
+import { parseOverrides, planRun, variantsOf, type PresetChoice, type RunChoices, type RunFormFields, type RunPlan } from './run-choices.ts';
 import { ContinueController } from './continue-controller.ts';
 import { RunStreamController } from './run-stream-controller.ts';
 import './run-form/run-form.ts';
@@ -128,10 +128,7 @@ export class RlRunView extends LitElement {
     if (!bugId || !makeRequest) return;
     const settingsFor = (c: Trajectory['config']) => {
       const request = makeRequest(bugId, c.preset, { variants: c.variants, overrides: c.overrides });
-      if (!demo) return request;
-      const recorded = (c.model.recording as { name?: unknown } | undefined)?.name;
-      const endpoint = demoForSavedRun(this.demoEndpoints, { bugId, preset: c.preset, variants: c.variants, overrides: c.overrides, ...(typeof recorded === 'string' ? { recording: recorded } : {}) }, demo);
-      return { ...request, model: demoModelSettings(endpoint, request.model) };
+      return { ...request, model: modelForSavedRun(this.demoEndpoints, bugId, c, demo, request.model) };
     };
     void this.continuing.continue(e.detail, settingsFor);
   };

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoEndpointsFor, demoMismatch, demoModelSettings, demoServes, pickDemo, type DemoEndpoint } from '../../../src/state/demo-recordings.ts';
 import { defaultSettings, demoEndpointName, loadSettings, modelSettingsFor, type DemoRecording, type ModelEndpointChoice, type Settings } from '../../../src/state/settings.ts';
-import { demoForSavedRun, planRun, type PresetChoice, type RunFormFields } from '../../../src/components/run-view/run-choices.ts';
+import { planRun, type PresetChoice, type RunFormFields } from '../../../src/components/run-view/run-choices.ts';
+import { demoForSavedRun, modelForSavedRun } from '../../../src/state/demo-recordings.ts';
 import { modelLabel } from '../../../src/components/runs-view/run-rows.ts';
 
 interface IndexEntry {
@@ -164,6 +165,15 @@ describe('planRun: the run the panel would start', () => {
     expect(demoForSavedRun(SERVED, { ...run, recording: 'textkit-1.oneshot.format-error' }, settingsDemo).demo.file).toBe('textkit-1.oneshot.format-error');
     expect(demoForSavedRun(SERVED, run, settingsDemo).demo.file).toBe('textkit-1.oneshot.fix');
     expect(() => demoForSavedRun(SERVED, { ...run, overrides: { budgets: { maxSteps: 9 } } }, settingsDemo)).toThrow(/^This run cannot be continued with a demo recording\. No demo recording fits this run: /);
+  });
+
+  it('a fork or a continued run of a demo run: the recording the run was made with, not the one Settings names', () => {
+    const base = { kind: 'openai', baseURL: served('numkit-3.hafixagent.fix').baseURL, model: 'repairlab-demo-scripted' } as const;
+    const passerine = served('textkit-1.passerine.fix').demo;
+    const config = { preset: 'passerine', variants: [], overrides: passerine.overrides, model: { recording: { name: 'textkit-1.passerine.fix', source: 'hand-authored' } } };
+    expect(modelForSavedRun(SERVED, 'textkit-1', config, settingsDemo, base)).toMatchObject({ baseURL: served('textkit-1.passerine.fix').baseURL, recording: { name: 'textkit-1.passerine.fix' } });
+    // a real endpoint in Settings is used as it is
+    expect(modelForSavedRun(SERVED, 'textkit-1', config, undefined, base)).toBe(base);
   });
 });
 
