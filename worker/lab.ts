@@ -132,8 +132,11 @@ function labApi(lab: LabParts) {
     resumeRun: (runId: string) => runs.resume(runId),
     stepRun: (runId: string) => runs.step(runId),
     submitHumanReply: (runId: string, text: string) => runs.submitHumanReply(runId, text),
-    /** saved runs, each with the experiment cell that names it (worker/experiments/run-cells.ts) */
-    listRuns: async () => withRunCells(await runs.list(), lab.experiments.store),
+    /**
+     * saved runs, each with the experiment cell that names it (worker/experiments/run-cells.ts, which reads every cell
+     * record); `experiments: false` leaves that join out, for callers that only filter the runs (Continue)
+     */
+    listRuns: async (opts: { experiments?: boolean } = {}) => (opts.experiments === false ? runs.list() : withRunCells(await runs.list(), lab.experiments.store)),
     getRun: (runId: string) => runs.get(runId),
     deleteRun: (runId: string) => runs.delete(runId),
     /** a RepairLab, mini-swe-agent or SWE-agent trajectory file, read for viewing (not stored) */

@@ -208,10 +208,11 @@ export function registerExperimentCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const { experiments } = await openNodeLab();
+      const { isAttempted } = await import('../experiments/report-denominators.ts');
       const list: { id: string; name: string | null; status: string; stopReason: string | null; createdAt: string; cells: number; done: number; notRun: number }[] = [];
       for (const e of await experiments.list()) {
         const cells = [...(await experiments.store.cells(e.id)).values()];
-        const done = cells.filter((c) => c.status !== 'running' && c.status !== 'not-run').length;
+        const done = cells.filter(isAttempted).length;
         list.push({ id: e.id, name: (e.spec as { name?: string }).name ?? null, status: e.status, stopReason: e.stopReason ?? null, createdAt: e.createdAt, cells: e.cells, done, notRun: cells.filter((c) => c.status === 'not-run').length });
       }
       print(!!opts.json, list, () =>

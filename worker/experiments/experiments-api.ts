@@ -16,6 +16,7 @@ import { buildReport, type ExperimentReport, type ReportAnalyses } from './repor
 import type { Table } from './report-tables.ts';
 import type { ChartTables } from './analyses.ts';
 import { estimateExperiment, type ExperimentEstimate } from './experiment-estimate.ts';
+import { isAttempted } from './report-denominators.ts';
 
 /** What a session needs besides the recorded spec: the keys (never recorded) and the runners. */
 export interface ExperimentRunSettings {
@@ -52,7 +53,6 @@ export interface ExperimentSnapshot extends ExperimentListing {
 }
 
 const LOCK_PREFIX = 'experiment:';
-const FINAL = new Set<CellRecord['status']>(['plausible', 'not-plausible', 'budget', 'infrastructure-error']);
 
 export class ExperimentsApi {
   private readonly sessions = new Map<string, ExperimentSession>();
@@ -193,7 +193,7 @@ export class ExperimentsApi {
     return {
       record,
       liveness: held.get(record.id) ?? 'idle',
-      done: cells.filter((c) => FINAL.has(c.status)).length,
+      done: cells.filter(isAttempted).length,
       notRun: cells.filter((c) => c.status === 'not-run').length,
     };
   }

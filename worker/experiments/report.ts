@@ -10,8 +10,6 @@ import { CELL_STATUSES, DENOMINATOR_RULE, errorCells, variantDenominators, varia
 import type { StatisticsTable } from './report-statistics.ts';
 import { modelName } from './plan.ts';
 
-export { CELL_STATUSES, DENOMINATOR_RULE, variantRows, variantDenominators, errorCells, type VariantRow } from './report-denominators.ts';
-
 /** What the metrics and statistics modules get: the experiment, its cells, and its runs by id (read on demand). */
 export type { AnalysisInput, ReportAnalyses };
 

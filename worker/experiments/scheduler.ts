@@ -16,6 +16,7 @@ import { canonicalJson } from '../llm/prompt-hash.ts';
 import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from './cell-verdict.ts';
 import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants, type PlannedCell } from './plan.ts';
 import { ExperimentStore, newExperimentId } from './experiment-store.ts';
+import { isAttempted } from './report-denominators.ts';
 
 /** What the scheduler needs of RunManager (its public API). */
 export type CellRuns = Pick<RunManager, 'start' | 'continueRun' | 'get' | 'pause' | 'resume'>;
@@ -63,7 +64,6 @@ export interface ExperimentDeps {
   listBugs(): Promise<BugSummary[]>;
 }
 
-const FINAL = new Set<CellRecord['status']>(['plausible', 'not-plausible', 'budget', 'infrastructure-error']);
 const nowIso = () => new Date().toISOString();
 
 export class Experiments {
@@ -227,7 +227,7 @@ export class ExperimentSession {
       cost = addCost(cost, u.costUsd, free);
       calls += u.calls;
     }
-    const done = [...this.cells.values()].filter((c) => FINAL.has(c.status)).length;
+    const done = [...this.cells.values()].filter(isAttempted).length;
     const running = [...this.cells.values()].filter((c) => c.status === 'running').length;
     const sessionMs = performance.now() - this.sessionStart;
     const remaining = this.queued + running;
@@ -313,7 +313,7 @@ export class ExperimentSession {
     if (this.writeError) throw this.writeError;
     // a retry ran only some cells: the experiment is finished when every planned cell has ended, else it stays as a
     // stop left it (a resume runs the rest)
-    const allEnded = this.plan.every((c) => FINAL.has(this.cells.get(c.index)?.status ?? 'not-run'));
+    const allEnded = this.plan.every((c) => isAttempted({ status: this.cells.get(c.index)?.status ?? 'not-run' }));
     const leftOver = this.retrying.size && !allEnded ? (before.stopReason ?? 'cells not run yet: resume runs them') : undefined;
     this.record.status = this.stopReason || leftOver ? 'stopped' : 'finished';
     if (this.stopReason ?? leftOver) this.record.stopReason = (this.stopReason ?? leftOver)!;

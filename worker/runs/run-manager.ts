@@ -21,12 +21,10 @@ import { parseCassette } from '../contracts/cassette.ts';
 import { HumanChannel, type HumanTurn } from '../llm/human-provider.ts';
 import { strategyOutline } from '../strategies/strategy-outline.ts';
 import { RunnerClient, runnerValidator } from '../runner-client/client.ts';
-import { deleteTrajectory, listTrajectoryHeaders, loadTrajectory, storeRecorder, TRAJECTORY_COLLECTION } from '../records/persistence.ts';
+import { deleteTrajectory, listTrajectoryHeaders, loadTrajectory, storeRecorder } from '../records/persistence.ts';
 import { historyContextProvider, historyRequest } from '../history/run-context.ts';
 import { checkForkPoint, forkReplayProvider, forkStrategy, recordForkOf, stepsStillToReplay, type ForkOf } from './run-fork.ts';
 
-/** run headers; each step is a record of its own in 'trajectory-steps' (worker/records/persistence.ts) */
-export const TRAJECTORIES = TRAJECTORY_COLLECTION;
 
 export interface RunManagerOptions {
   /** how long an unavailable runner is waited for before a run is set aside (default: DEFAULT_RUNNER_WAIT) */
@@ -44,7 +42,6 @@ interface ActiveRun {
 }
 
 /** The tools a strategy may call (kept here for the importers of this module). */
-export { toolsForStrategy };
 
 /** A cost budget is never silently off: an unpriced model with unknownPrice "ask" stops the run before it starts. */
 function refuseUnpricedCostBudget(strategy: StrategySpec, request: Pick<RunRequest, 'model' | 'prices'>): void {

@@ -36,7 +36,7 @@ export class ContinueController implements ReactiveController {
   private async find() {
     const bugId = this.host.bugId;
     try {
-      const runs = bugId ? (await this.engine().listRuns()).filter((r) => r.bugId === bugId && r.interrupted) : [];
+      const runs = bugId ? (await this.engine().listRuns({ experiments: false })).filter((r) => r.bugId === bugId && r.interrupted) : [];
       if (bugId === this.host.bugId) {
         this.runs = runs;
         this.checkedFor = bugId;

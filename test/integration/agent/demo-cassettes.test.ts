@@ -9,7 +9,7 @@ import { toPublicBug } from '../../../worker/contracts/bug.ts';
 import { parseCassette } from '../../../worker/contracts/cassette.ts';
 import { runAgent } from '../../../worker/agent/loop.ts';
 import { resolveStrategy } from '../../../worker/strategies/presets/index.ts';
-import { toolsForStrategy } from '../../../worker/runs/run-manager.ts';
+import { toolsForStrategy } from '../../../worker/strategies/strategy-tools.ts';
 import { initJavaForNode } from '../../../worker/java/wasm-files.node.ts';
 import { createOpenAiProvider } from '../../../worker/llm/openai-provider.ts';
 import { startCassetteServer } from '../../../worker/llm/cassette-server.node.ts';
