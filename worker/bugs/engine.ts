@@ -3,7 +3,8 @@
 // editor's starting point and prompt preview. One of the lab's parts: worker/lab.ts builds it with the others, and the
 // page (through the lab's API) and the CLI (through its lab) reach it there. Same code on both sides: only the
 // Platform differs.
-import { toPublicBug, type BugSpec, type PublicBug } from '../contracts/bug.ts';
+import { toPublicBug, type BugSpec, type ProjectLayout, type PublicBug } from '../contracts/bug.ts';
+import { isProgramSource } from '../contracts/test-edits.ts';
 import type { Platform } from '../contracts/platform.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import type { Limits, TestSelection, ValidationResult } from '../contracts/runner-api.ts';
@@ -276,7 +277,7 @@ export class Engine {
     const fixed = bug.groundTruth.fixedCommit;
     if (fixed) {
       const session = await this.ensureRepository(bug);
-      await applyProgramFilesOf(workspace, await openWorkspace(session, fixed), bug.layout.sourceDirs);
+      await applyProgramFilesOf(workspace, await openWorkspace(session, fixed), bug.layout);
       return;
     }
     if (bug.groundTruth.patch) {
@@ -288,13 +289,13 @@ export class Engine {
 }
 
 /**
- * Writes into `workspace`'s overlay the program files (those under `sourceDirs`) as they are in `fixed`'s tree: the
+ * Writes into `workspace`'s overlay the program files (isProgramSource) as they are in `fixed`'s tree: the
  * ground truth of a bug whose fix is a commit. Test files stay the buggy commit's: the tests define the bug.
  */
-export async function applyProgramFilesOf(workspace: Workspace, fixed: Workspace, sourceDirs: string[]): Promise<void> {
+export async function applyProgramFilesOf(workspace: Workspace, fixed: Workspace, layout: Pick<ProjectLayout, 'sourceDirs' | 'testDirs' | 'testResourceDirs'>): Promise<void> {
   const before = new Map((await workspace.baseFiles()).map((f) => [f.path, f.oid]));
   const after = await fixed.baseFiles();
-  const inSources = (p: string) => sourceDirs.some((d) => p.startsWith(d.replace(/\/?$/, '/')));
+  const inSources = (p: string) => isProgramSource(layout, p);
   for (const f of after) if (inSources(f.path) && before.get(f.path) !== f.oid) await workspace.write(f.path, await fixed.read(f.path));
   const afterPaths = new Set(after.map((f) => f.path));
   for (const p of before.keys()) if (inSources(p) && !afterPaths.has(p)) await workspace.delete(p);

@@ -12,6 +12,7 @@
 // Every refusal names the draft's field and what to do. The BugSpec is parsed with its zod schema and stored in the
 // made-bugs records (made-bugs.ts), where the catalogue lists it beside the bundled bugs.
 import { BugSpec, type BugCategory, type FaultLocation, type ProjectLayout } from '../contracts/bug.ts';
+import { isProgramSource } from '../contracts/test-edits.ts';
 import { BugDraft, type FixPreview, type MadeBug, type SuiteRun } from '../contracts/bug-from-repo.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
 import type { TestSelection, ValidationResult } from '../contracts/runner-api.ts';
@@ -53,13 +54,9 @@ async function commitOf(session: RepoSession, rev: string, field: string): Promi
   }
 }
 
-function underAny(path: string, dirs: string[]): boolean {
-  return dirs.some((d) => path.startsWith(`${d.replace(/\/+$/, '')}/`));
-}
-
 /** The program files' part of the diff from `buggy` to `fixed`: files under the source folders, outside the test folders, as git prints them. */
 export async function programPatch(session: RepoSession, buggy: string, fixed: string, layout: ProjectLayout): Promise<string> {
-  const isProgram = (p: string) => underAny(p, layout.sourceDirs) && !underAny(p, layout.testDirs);
+  const isProgram = (p: string) => isProgramSource(layout, p);
   const [a, b] = await Promise.all([session.listTree(buggy), session.listTree(fixed)]);
   const before = new Map(a.filter((f) => isProgram(f.path)).map((f) => [f.path, f] as const));
   const after = new Map(b.filter((f) => isProgram(f.path)).map((f) => [f.path, f] as const));
@@ -94,7 +91,7 @@ async function readFix(session: RepoSession, buggy: string, fixed: string, layou
       `${short(fixed)} changes no program file under ${layout.sourceDirs.join(', ')} against the buggy commit ${short(buggy)}: pick the commit whose program change fixes the bug (or check the layout's source folders).`,
     );
   }
-  const isProgramFile = (p: string) => underAny(p, layout.sourceDirs) && !underAny(p, layout.testDirs);
+  const isProgramFile = (p: string) => isProgramSource(layout, p);
   const classification = classifyFix(patch, { isProgramFile });
   // fix-locations reads the buggy files synchronously: the ones the patch touches are read first
   const touched = new Set(parseUnifiedDiff(patch).map(filePath));
@@ -189,7 +186,7 @@ async function ochiaiLocations(result: ValidationResult, workspace: Workspace, l
       `the runner returned no coverage at ${short(workspace.commit)}, so Ochiai cannot rank lines (JaCoCo needs Java 16 or lower). Pick the fixing commit (its diff gives the fault lines) or give the fault lines by hand.`,
     );
   }
-  const ranked = ochiai(coverage).filter((r) => r.score > 0 && underAny(r.file, layout.sourceDirs) && !underAny(r.file, layout.testDirs));
+  const ranked = ochiai(coverage).filter((r) => r.score > 0 && isProgramSource(layout, r.file));
   if (!ranked.length) {
     throw new BugDraftError('faultLocalization', 'no program line is covered by a failing test, so Ochiai has nothing to rank. Pick the fixing commit or give the fault lines by hand.');
   }
@@ -263,7 +260,7 @@ export async function makeBug(engine: Engine, input: unknown, runner: RunnerSett
 
   if (fixed && fix) {
     const withFix = await openWorkspace(session, buggy);
-    await applyProgramFilesOf(withFix, await openWorkspace(session, fixed), layout.sourceDirs);
+    await applyProgramFilesOf(withFix, await openWorkspace(session, fixed), layout);
     const atFix = await client.validate(withFix, layout, { mode: 'listed', tests: draft.failingTests });
     if (!atFix.compiled) {
       throw new BugDraftError('fixedCommit', `the buggy commit's tests do not compile against ${short(fixed)}'s program files (${describeDiagnostics(atFix)}): pick the commit that fixes this bug.`);

@@ -36,6 +36,11 @@ export function isTestFile(layout: Partial<Pick<ProjectLayout, 'testDirs' | 'tes
   return underRoot(path, testRoots(layout)) !== undefined;
 }
 
+/** A program source file: under the layout's source folders and outside its tests (test folders may nest in a source folder). */
+export function isProgramSource(layout: Partial<Pick<ProjectLayout, 'sourceDirs' | 'testDirs' | 'testResourceDirs'>>, path: string): boolean {
+  return underRoot(path, layout.sourceDirs ?? []) !== undefined && !isTestFile(layout, path);
+}
+
 /** What class or resource a file is on the class path: its path under its root (a .class counts as its .java). */
 function classPathName(layout: Partial<Roots>, path: string): string | undefined {
   const rel = underRoot(path, testRoots(layout)) ?? underRoot(path, programRoots(layout));
