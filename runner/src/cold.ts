@@ -2,7 +2,7 @@
 // harness over the compiled classes. It is the fallback when the warm path cannot serve a request and the
 // baseline the benchmark compares the warm path with.
 import { randomUUID } from 'node:crypto';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Diagnostic, Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
@@ -14,7 +14,7 @@ import { newKey, runSandboxed } from './proc.ts';
 import { writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
 import { suiteFilter } from './test-suite.ts';
-import type { Bind } from './sandbox.ts';
+import { hostsFileText, type Bind } from './sandbox.ts';
 
 export interface ColdJob {
   treeId: string;
@@ -154,6 +154,24 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     if (twice.length > 0) {
       return { compiled: false, diagnostics: [...diagnostics, sharedTypeError(twice)], tests: [], stopped: 'compile-error', compileMs, testsMs: 0 };
     }
+    // the build's output directories where the tests look (layout.outputDirs): links to the class directories,
+    // which the guard keeps from code under test (Guard.protectFiles: the classDir entries and the project copy)
+    if (settings.outputDirs) {
+      const links: Array<[string, string]> = [[settings.outputDirs.classes, path.join(out, 'main')], [settings.outputDirs.testClasses, path.join(out, 'test')]];
+      for (const [rel, target] of links) {
+        const at = path.join(project, rel);
+        // a build's leftovers committed to the tree give way to this validation's classes
+        await rm(at, { recursive: true, force: true });
+        await mkdir(path.dirname(at), { recursive: true });
+        await mkdir(target, { recursive: true });
+        await symlink(target, at);
+      }
+    }
+    // the copy is this validation's alone: the tests may write its writable directories (made if the tree has none)
+    for (const d of settings.writableDirs) {
+      await mkdir(path.join(project, d), { recursive: true });
+      await ctx.sandbox.prepareWritable(path.join(project, d));
+    }
 
     const entries: RequestEntries = [
       ['junit', layout.junit],
@@ -173,10 +191,14 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     for (const d of classDirs) entries.push(['classDir', d]);
     for (const d of [...layout.resourceDirs, ...layout.testResourceDirs]) entries.push(['resourceDir', path.join(project, d)]);
     for (const d of layout.sourceDirs) entries.push(['sourceDir', d]);
+    for (const d of settings.writableDirs) entries.push(['writableDir', path.join(project, d)]);
     for (const s of programSources) entries.push(['programClass', classNameOf(s, layout.sourceDirs)!]);
     for (const s of testSources) entries.push(['testClass', classNameOf(s, layout.testDirs)!]);
     const requestFile = path.join(out, 'request.txt');
     await writeRequestFile(requestFile, entries);
+    // beside the work directory, not in it: the sandbox sees it only as its read-only /etc/hosts
+    const hostsFile = settings.resolvableHosts.length ? `${work}.hosts` : undefined;
+    if (hostsFile) await writeFile(hostsFile, hostsFileText(settings.resolvableHosts), { mode: 0o644 });
     // the answer's key travels on stdin, never in the request file (which the tests can read)
     const key = newKey();
     const t0 = Date.now();
@@ -192,6 +214,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
         env: settings.env,
         limits: { ...ctx.process, cpuSeconds: Math.ceil(job.limits.wallClockMs / 1000) + 5 },
         group: job.treeId,
+        ...(hostsFile ? { hostsFile, resolvableHosts: settings.resolvableHosts } : {}),
       },
       Math.max(1000, deadline - Date.now()) + 2000,
       key,
@@ -209,5 +232,6 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     return { ...answer, compiled: answer.compiled, diagnostics: [...diagnostics, ...answer.diagnostics], compileMs, testsMs, testClasses: testClasses.filter(inSuite) };
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
+    await rm(`${work}.hosts`, { force: true }).catch(() => undefined);
   }
 }

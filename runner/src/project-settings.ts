@@ -48,6 +48,24 @@ export interface ProjectSettings {
   excludedTests: string[];
   /** layout.buildSteps as the harness's `buildStep` entries (buildStepEntry) */
   buildSteps: string[];
+  /** where the tests find the compiled classes (layout.outputDirs or Maven's convention; outputDirsOf) */
+  outputDirs?: { classes: string; testClasses: string };
+  /** project directories the tests may write, a fresh copy per validation (layout.writableDirs) */
+  writableDirs: string[];
+  /** names the sandbox's /etc/hosts answers (layout.resolvableHosts) */
+  resolvableHosts: string[];
+}
+
+/** Maven's output directories, where tests of a Maven-built project look for classes (Cli's JDependTest). */
+export const MAVEN_OUTPUT_DIRS = { classes: 'target/classes', testClasses: 'target/test-classes' } as const;
+
+/**
+ * Where the tests find the compiled classes: the layout's own, else Maven's convention for a Maven source layout
+ * (src/main/java), else nowhere (an Ant layout names its build.xml's classes.dir explicitly).
+ */
+export function outputDirsOf(layout: ProjectLayout): { classes: string; testClasses: string } | undefined {
+  if (layout.outputDirs) return layout.outputDirs;
+  return layout.sourceDirs.includes('src/main/java') ? { ...MAVEN_OUTPUT_DIRS } : undefined;
 }
 
 /**
@@ -106,6 +124,42 @@ export function checkLayoutSettings(layout: ProjectLayout): void {
   }
   if (compilerOf(layout) === 'ecj' && !existsSync(ECJ_JAR)) {
     throw new HttpError(400, 'bad-request', `The layout needs ecj (source level ${layout.sourceLevel ?? '?'}), which is not installed at ${ECJ_JAR}: apt-get install ecj on the runner's machine.`);
+  }
+  checkEnvironmentDirs(layout);
+}
+
+/** Whether directory `a` is `b` or lies inside it (relative paths). */
+function within(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`);
+}
+
+/**
+ * The output and writable directories may not overlap each other or the source roots: the tests would write the
+ * classes that run, or the sources the warm worker compiles from (and the view of the tree could not be built).
+ */
+function checkEnvironmentDirs(layout: ProjectLayout): void {
+  const out = outputDirsOf(layout);
+  const outputs = out ? [out.classes, out.testClasses] : [];
+  const roots = [...layout.sourceDirs, ...layout.testDirs];
+  const clash = (what: string, dir: string, others: string[], whose: string) => {
+    const other = others.find((o) => within(dir, o) || within(o, dir));
+    if (other !== undefined) {
+      throw new HttpError(400, 'bad-request', `layout.${what} names ${dir}, which overlaps ${whose} ${other}: give the layout separate directories (e.g. outputDirs under target/, writableDirs for test data only).`);
+    }
+  };
+  if (out && (within(out.classes, out.testClasses) || within(out.testClasses, out.classes))) {
+    throw new HttpError(400, 'bad-request', `layout.outputDirs names ${out.classes} and ${out.testClasses}, one inside the other: program and test classes go to separate directories.`);
+  }
+  for (const o of outputs) clash('outputDirs', o, roots, 'the source root');
+  for (const w of layout.writableDirs ?? []) {
+    // a test root may hold the tests' data (Cli's src/test/data under the test root src/test): the copy is made after
+    // the sources are read and afresh for each validation, so a test's writes reach no compile and no other validation
+    clash('writableDirs', w, layout.sourceDirs, 'the source root');
+    const holdsTestRoot = layout.testDirs.find((t) => within(t, w));
+    if (holdsTestRoot !== undefined) {
+      throw new HttpError(400, 'bad-request', `layout.writableDirs names ${w}, which holds the test root ${holdsTestRoot}: name the test data directory inside it instead (e.g. ${holdsTestRoot}/data).`);
+    }
+    clash('writableDirs', w, outputs, 'the output directory');
   }
 }
 
@@ -174,5 +228,8 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     env: { TZ: timeZone, HOME: userHome },
     excludedTests: allExcludedTests(layout),
     buildSteps: (layout.buildSteps ?? []).map(buildStepEntry),
+    ...(outputDirsOf(layout) ? { outputDirs: outputDirsOf(layout)! } : {}),
+    writableDirs: [...new Set(layout.writableDirs ?? [])],
+    resolvableHosts: [...new Set(layout.resolvableHosts ?? [])],
   };
 }

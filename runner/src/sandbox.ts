@@ -51,6 +51,24 @@ export interface SandboxCommand {
   limits: ProcessLimits;
   /** groups commands that share a long-lived container (docker): the base snapshot id */
   group: string;
+  /**
+   * a file to stand as the sandbox's /etc/hosts (layout.resolvableHosts, hostsFileText): bwrap binds it read-only
+   * over the host's (docs/runner-api.md)
+   */
+  hostsFile?: string;
+  /** the names that file answers: docker has no per-command bind, so its container is made with them (--add-host) */
+  resolvableHosts?: string[];
+}
+
+/** The documentation address (RFC 5737 TEST-NET-1) resolvable names map to: routed nowhere, and no sandbox has a route. */
+export const UNREACHABLE_ADDRESS = '192.0.2.1';
+
+/**
+ * The /etc/hosts of a sandbox whose tests resolve `hosts`: localhost as usual, and each name at an address nothing
+ * answers on. Names are checked host names (ProjectLayout.resolvableHosts), so no line can be smuggled in.
+ */
+export function hostsFileText(hosts: string[]): string {
+  return ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', ...hosts.map((h) => `${UNREACHABLE_ADDRESS}\t${h}`), ''].join('\n');
 }
 
 export interface Sandbox {
@@ -128,6 +146,8 @@ class BwrapSandbox implements Sandbox {
       '--symlink', 'usr/bin', '/bin',
       '--symlink', 'usr/sbin', '/sbin',
       '--ro-bind', '/etc', '/etc',
+      // after /etc: names the tests resolve without network (the net namespace has no route, so nothing connects)
+      ...(cmd.hostsFile ? ['--ro-bind', cmd.hostsFile, '/etc/hosts'] : []),
       '--proc', '/proc',
       '--dev', '/dev',
       // sized: an unsized tmpfs grows in the host's shared memory until the machine runs out
@@ -292,13 +312,18 @@ class DockerSandbox implements Sandbox {
   ) {}
 
   private container(group: string, cmd: SandboxCommand): Promise<string> {
-    let c = this.containers.get(group);
+    // one container per snapshot and set of resolvable names: a container's /etc/hosts is fixed when it starts
+    const hosts = [...new Set(cmd.resolvableHosts ?? [])].sort();
+    const key = hosts.length ? `${group}\t${hosts.join(',')}` : group;
+    let c = this.containers.get(key);
     if (!c) {
-      const name = `${this.prefix}-${group.slice(0, 12)}`;
+      const name = `${this.prefix}-${group.slice(0, 12)}${hosts.length ? `-h${this.containers.size}` : ''}`;
       c = runCapture(
         [
           'docker', 'run', '-d', '--rm', '--name', name,
           ...dockerRunFlags(this.memoryMb, cmd.limits.nproc),
+          // names the tests resolve, at an address nothing answers on (the container has no network either)
+          ...hosts.flatMap((h) => ['--add-host', `${h}:${UNREACHABLE_ADDRESS}`]),
           // snapshots and the harness read-only; only the work directories are writable
           '-v', `${path.join(this.dataDir, 'trees')}:${path.join(this.dataDir, 'trees')}:ro`,
           '-v', `${path.join(this.dataDir, 'harness')}:${path.join(this.dataDir, 'harness')}:ro`,
@@ -310,7 +335,7 @@ class DockerSandbox implements Sandbox {
         if (r.code !== 0) throw new SandboxUnavailableError(`docker run failed: ${r.stderr.trim().slice(0, 400)}`);
         return name;
       });
-      this.containers.set(group, c);
+      this.containers.set(key, c);
     }
     return c;
   }

@@ -2,7 +2,7 @@
 // and then validates patches by compiling only changed files in memory and loading them in a fresh classloader.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectLayout } from '../../worker/contracts/bug.ts';
 import type { Limits, TestSelection } from '../../worker/contracts/runner-api.ts';
@@ -12,6 +12,7 @@ import { projectSettings } from './project-settings.ts';
 import { killTree, newKey, ProtocolReader } from './proc.ts';
 import { bundleOf, requestText, writeRequestFile, type RequestEntries } from './request-file.ts';
 import { readHarnessAnswer, type HarnessAnswer } from './results.ts';
+import { hostsFileText } from './sandbox.ts';
 
 /** How long a worker may take to start and compile the base project. */
 const START_TIMEOUT_MS = 180_000;
@@ -88,7 +89,20 @@ export class WarmWorker {
     for (const t of settings.excludedTests) config.push(['exclude', t]);
     for (const step of settings.buildSteps) config.push(['buildStep', step]);
     if (settings.buildSteps.length) config.push(['generatedDir', path.join(dir, 'generated')]);
+    // The tests' working directory: a view of the tree the harness builds (ProjectView) — links into the read-only
+    // tree, a fresh copy of each writable directory per validation, and the build's output directories linked to the
+    // validation's classes. Without writable or output directories it is the tree itself, as before.
+    const view = settings.writableDirs.length || settings.outputDirs ? path.join(dir, 'project') : undefined;
+    if (view) {
+      await mkdir(view, { recursive: true });
+      config.push(['view', view]);
+      for (const d of settings.writableDirs) config.push(['writableDir', d]);
+      if (settings.outputDirs) config.push(['outputClasses', settings.outputDirs.classes], ['outputTestClasses', settings.outputDirs.testClasses]);
+    }
     await writeRequestFile(path.join(dir, 'config.txt'), config);
+    // beside the worker's directory, not in it: the sandbox sees it only as its read-only /etc/hosts
+    const hostsFile = settings.resolvableHosts.length ? `${dir}.hosts` : undefined;
+    if (hostsFile) await writeFile(hostsFile, hostsFileText(settings.resolvableHosts), { mode: 0o644 });
     await ctx.sandbox.prepareWritable(dir);
     const worker = new WarmWorker(key, ctx, dir);
     const argv = await ctx.sandbox.command({
@@ -107,8 +121,9 @@ export class WarmWorker {
         ...(settings.bootClassPath ?? []).map((p) => ({ path: p, writable: false })),
         ...(settings.compiler === 'ecj' && !ECJ_JAR.startsWith('/usr/') ? [{ path: ECJ_JAR, writable: false }] : []),
       ],
-      cwd: treeDir,
+      cwd: view ?? treeDir,
       env: settings.env,
+      ...(hostsFile ? { hostsFile, resolvableHosts: settings.resolvableHosts } : {}),
       // CPU time accumulates over the worker's life; it is recycled after ctx.recycleAfter validations anyway
       limits: { ...ctx.process, cpuSeconds: 3600 },
       group: treeId,
@@ -253,6 +268,7 @@ export class WarmWorker {
     this.dead = true;
     if (this.child) killTree(this.child);
     rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+    rm(`${this.dir}.hosts`, { force: true }).catch(() => undefined);
   }
 }
 

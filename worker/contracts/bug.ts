@@ -72,6 +72,24 @@ export const BuildStep = z.object({
 });
 export type BuildStep = z.infer<typeof BuildStep>;
 
+/** A directory relative to the project root: `/`-separated, no `..`, `.` or empty segment, not absolute. */
+const RelativeDir = z
+  .string()
+  .regex(/^(?!\/)(?!.*(^|\/)\.{1,2}(\/|$))(?!.*\/\/)[^\t\n\0]+(?<!\/)$/, 'a directory relative to the project root, e.g. target/classes (no .., no leading or trailing /)');
+
+/**
+ * Host names Defects4J's projects' tests resolve (but never connect to) on a machine with a network: JacksonDatabind's
+ * TestJdkTypes, JDKStringLikeTypesTest and JDKTypeSerializationTest resolve google.com and ning.com.
+ */
+export const DEFECTS4J_RESOLVABLE_HOSTS = ['google.com', 'www.google.com', 'ning.com', 'www.ning.com'];
+
+/**
+ * Project directories Defects4J's projects' tests write (Defects4J's checkout is writable throughout; the runner's tree
+ * is not): Cli's FileValidatorTest::testValidate_WritableFile checks src/test/data/writable.txt is writable and makes
+ * readable.txt read-only. The import names them where the bug's tree has them (layout.writableDirs).
+ */
+export const DEFECTS4J_WRITABLE_DIRS: Record<string, string[]> = { Cli: ['src/test/data'] };
+
 export const ProjectLayout = z.object({
   sourceDirs: z.array(z.string()).min(1).describe('program source roots, e.g. src/main/java'),
   testDirs: z.array(z.string()).min(1).describe('test source roots, e.g. src/test/java'),
@@ -126,6 +144,25 @@ export const ProjectLayout = z.object({
     .optional()
     .describe('which test sources form the suite: Ant patterns over paths relative to a test directory, excludes winning (Defects4J\'s all.manual.tests fileset); default: every test class'),
   buildSteps: z.array(BuildStep).optional().describe('programs run after compiling, before the tests (e.g. Joda-Time\'s zone database compiler)'),
+  outputDirs: z
+    .object({ classes: RelativeDir, testClasses: RelativeDir })
+    .optional()
+    .describe(
+      'where the project\'s build puts its compiled classes, relative to the root (a Defects4J build.xml\'s classes.dir / test.classes.dir): tests that read them by path (Cli\'s JDependTest reads target/classes) find the validation\'s classes there, read-only. Default: Maven\'s target/classes and target/test-classes when sourceDirs holds src/main/java, none otherwise',
+    ),
+  writableDirs: z
+    .array(RelativeDir)
+    .optional()
+    .describe(
+      'directories of the project (relative to the root) the tests may write: each validation gets a fresh copy of the snapshot\'s, so nothing a test writes reaches another validation (Cli\'s FileValidatorTest checks src/test/data/writable.txt is writable). Default: none, the tree is read-only to the tests',
+    ),
+  resolvableHosts: z
+    .array(z.string().regex(/^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, 'resolvableHosts are host names, e.g. google.com'))
+    .max(100)
+    .optional()
+    .describe(
+      'host names the tests resolve without connecting (JacksonDatabind\'s TestJdkTypes resolves google.com): answered inside the sandbox from its /etc/hosts with a documentation address (192.0.2.1, RFC 5737) no connection can reach; see DEFECTS4J_RESOLVABLE_HOSTS',
+    ),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;
 

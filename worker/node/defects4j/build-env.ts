@@ -256,3 +256,23 @@ export function suiteFiles(projectDir: string): { include: string[]; exclude: st
   const include = patterns('include');
   return include.length > 0 ? { include, exclude: patterns('exclude') } : undefined;
 }
+
+/**
+ * Where Defects4J's build puts the classes (`classes.dir`, `test.classes.dir` of framework/projects/<P>/<P>.build.xml),
+ * as layout.outputDirs, when the build file names them under the work directory: Cli's says `target/classes/` and
+ * `target/test-classes/` (as `<condition … else="${d4j.workdir}/target/classes/">`), where its JDependTest reads
+ * them. Undefined when it does not name both that way (a value built from other properties is not followed).
+ */
+export function outputDirs(projectDir: string): { classes: string; testClasses: string } | undefined {
+  const buildFile = join(projectDir, `${basename(projectDir)}.build.xml`);
+  if (!existsSync(buildFile)) return undefined;
+  const text = readFileSync(buildFile, 'utf8');
+  const dirOf = (property: string) => {
+    const element = new RegExp(`<(?:property\\s+name|condition\\s+property)="${property.replace('.', '\\.')}"[^>]*>`).exec(text)?.[0];
+    const value = element && /(?:value|else)="\$\{d4j\.workdir\}\/([^"$]+?)\/?"/.exec(element)?.[1];
+    return value && !value.split('/').includes('..') ? value : undefined;
+  };
+  const classes = dirOf('classes.dir');
+  const testClasses = dirOf('test.classes.dir');
+  return classes && testClasses ? { classes, testClasses } : undefined;
+}

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, type ProjectLayout } from '../../contracts/bug.ts';
+import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, DEFECTS4J_RESOLVABLE_HOSTS, DEFECTS4J_WRITABLE_DIRS, type ProjectLayout } from '../../contracts/bug.ts';
 
 /**
  * Projects whose tests expect JDK 8's locale data (Defects4J's metadata was made on Java 8): Time's month short names
@@ -42,7 +42,7 @@ export function localeDataOf(project: string, triggerTests: string[], cldrAdapte
 }
 import { classifyFix } from '../../diff/fix-classification.ts';
 import { removeBrokenTests } from './broken-tests.ts';
-import { javaLevels, libJars, missingRevisionJars, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './build-env.ts';
+import { javaLevels, libJars, missingRevisionJars, outputDirs, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './git.ts';
 import { jdkInternalsUsedUnder } from './jdk-internal-imports.ts';
@@ -276,6 +276,8 @@ function importOne(
         return undefined;
       }
     };
+    const buildOutputs = outputDirs(projectDir);
+    const writableDirs = (DEFECTS4J_WRITABLE_DIRS[options.project] ?? []).filter((d) => existsSync(join(fixedDir, d)));
     const projectLayout: ProjectLayout = {
       sourceDirs: [layout.src, ...recipe.sourceDirs],
       testDirs: [layout.test, ...recipe.testDirs],
@@ -290,6 +292,13 @@ function importOne(
       sourceLevel: levels.source,
       targetLevel: levels.target,
       addOpens: [...DEFECTS4J_ADD_OPENS],
+      // names tests resolve without connecting (JacksonDatabind's google.com): answered inside the sandbox, as a
+      // networked machine would, instead of being excluded as environment failures
+      resolvableHosts: [...DEFECTS4J_RESOLVABLE_HOSTS],
+      // where the build puts the classes, for tests that read them by path (Cli's JDependTest: target/classes)
+      ...(buildOutputs ? { outputDirs: buildOutputs } : {}),
+      // project directories Defects4J's writable checkout lets tests write (DEFECTS4J_WRITABLE_DIRS)
+      ...(writableDirs.length ? { writableDirs } : {}),
       ...(jdkInternalPackages.length ? { jdkInternalPackages } : {}),
       ...(internals.allocatesThroughUnsafe ? { sunMiscUnsafe: 'allocate-only' as const } : {}),
       // Defects4J's harness runs the tests with TZ=America/Los_Angeles in an en-US locale

@@ -94,6 +94,8 @@ final class Guard extends SecurityManager {
     String why;
     SecurityManager projects = null;
     try {
+      // with DECIDING set, the harness's own file operations in it pass unchecked
+      if (perm instanceof FilePermission && OUTPUTS_PENDING != null) makeOutputs(perm.getName());
       why = sensitive(perm);
       if (why != null && !projectCodeAsks(perm)) why = null;
       if (why == null) noteGlobalChange(perm);
@@ -207,6 +209,11 @@ final class Guard extends SecurityManager {
       if (privateFile(name)) return "Access to " + name;
       String actions = perm.getActions();
       if ((actions.contains("write") || actions.contains("delete")) && runnersFile(name)) return "Writing the runner's own files (" + name + ")";
+      if ((actions.contains("write") || actions.contains("delete")) && testsData(name)) {
+        // asked before every write, so the warm view knows the copy needs restoring (ProjectView.prepare)
+        TESTS_DATA_TOUCHED = true;
+        if (WALKER.walk(Guard::programWritesOnStack)) return "Program code writing the tests' data (" + name + ")";
+      }
       return null;
     }
     return null;
@@ -251,6 +258,96 @@ final class Guard extends SecurityManager {
   private static String asDirectory(java.nio.file.Path p) {
     String abs = p.toAbsolutePath().normalize().toString();
     return abs.endsWith("/") ? abs : abs + "/";
+  }
+
+  /**
+   * The layout's writable directories (layout.writableDirs), with trailing '/': the tests may write there, program code
+   * may not — otherwise a patch could rewrite the expected data a test compares with, as the project copy's rows of
+   * the threat table say. Set with protectFiles' `writable` (they are among them).
+   */
+  private static volatile String[] TESTS_DATA = {};
+  /** which top-level classes are the program's (not the tests'): set per validation by the harness */
+  private static volatile java.util.function.Predicate<String> PROGRAM_CLASS = name -> false;
+
+  /** whether a write or delete under TESTS_DATA was asked for since the last takeTestsDataTouched (any caller) */
+  private static volatile boolean TESTS_DATA_TOUCHED;
+
+  static boolean takeTestsDataTouched() {
+    boolean touched = TESTS_DATA_TOUCHED;
+    TESTS_DATA_TOUCHED = false;
+    return touched;
+  }
+
+  static void testsData(java.util.List<java.nio.file.Path> dirs, java.util.function.Predicate<String> programClass) {
+    TESTS_DATA = dirs.stream().map(Guard::asDirectory).toArray(String[]::new);
+    PROGRAM_CLASS = programClass;
+  }
+
+  private static boolean testsData(String name) {
+    if (TESTS_DATA.length == 0) return false;
+    File f = new File(name);
+    String normal = java.nio.file.Path.of(f.isAbsolute() ? f.getPath() : new File(CWD, name).getPath()).normalize().toString();
+    if (underTestsData(normal)) return true;
+    // by where it leads too: /proc/self/cwd/src/test/data/… names the same file
+    try {
+      return underTestsData(new File(normal).getCanonicalPath());
+    } catch (java.io.IOException e) {
+      return true;
+    }
+  }
+
+  private static boolean underTestsData(String path) {
+    String asDir = path + "/";
+    for (String d : TESTS_DATA) if (asDir.startsWith(d)) return true;
+    return false;
+  }
+
+  /**
+   * A program class (by its top-level class: its lambdas and nested classes count) on the stack of a write, unless
+   * the write is only asked about: File.canWrite and Files.isWritable check the write permission without writing
+   * (Cli's FileValidator asks it of the tests' data).
+   */
+  private static boolean programWritesOnStack(java.util.stream.Stream<StackWalker.StackFrame> frames) {
+    boolean program = false;
+    for (java.util.Iterator<StackWalker.StackFrame> it = frames.iterator(); it.hasNext();) {
+      StackWalker.StackFrame f = it.next();
+      Class<?> c = f.getDeclaringClass();
+      if ((c == File.class && f.getMethodName().equals("canWrite")) || (c == java.nio.file.Files.class && f.getMethodName().equals("isWritable"))) return false;
+      if (!trustedLoader(c.getClassLoader()) && PROGRAM_CLASS.test(ProjectLoader.topLevel(c.getName()))) program = true;
+    }
+    return program;
+  }
+
+  /** the warm view's output directories (ProjectView), as directories with trailing '/' */
+  private static volatile String[] OUTPUTS = {};
+  /** what puts this validation's classes behind them, until a file under them is first asked for (then null) */
+  private static volatile Runnable OUTPUTS_PENDING;
+  private static final Object OUTPUTS_LOCK = new Object();
+
+  /**
+   * Writes the validation's classes for the build's output directories only when something asks for a file there
+   * (a test listing target/classes): most validations never do, and it means writing every class file of the project
+   * (ProjectView.prepare). Every file access is asked of the guard first, so `make` runs before the access proceeds;
+   * it runs with DECIDING set, so its own file operations are not asked again. A path that reaches the directories
+   * by another name (/proc/self/cwd/…) finds them empty, never stale.
+   */
+  static void outputsOnFirstAccess(java.util.List<java.nio.file.Path> dirs, Runnable make) {
+    OUTPUTS = dirs.stream().map(Guard::asDirectory).toArray(String[]::new);
+    OUTPUTS_PENDING = make;
+  }
+
+  private static void makeOutputs(String name) {
+    File f = new File(name);
+    String normal = java.nio.file.Path.of(f.isAbsolute() ? f.getPath() : new File(CWD, name).getPath()).normalize().toString() + "/";
+    boolean under = false;
+    for (String d : OUTPUTS) under |= normal.startsWith(d);
+    if (!under) return;
+    synchronized (OUTPUTS_LOCK) {
+      Runnable make = OUTPUTS_PENDING;
+      if (make == null) return;
+      make.run();
+      OUTPUTS_PENDING = null;
+    }
   }
 
   /** Whether writing or deleting `name` would change a file protectFiles gave the harness (by name or where it leads). */

@@ -55,7 +55,13 @@ public final class Harness {
         // only their HOME and a build step's output there
         Request config = Request.read(Path.of(args[1]));
         Path home = Path.of(System.getProperty("user.home"));
-        Guard.protectFiles(List.of(Path.of(args[1]).toAbsolutePath().getParent()), List.of(home, BuildSteps.generatedDirOf(config, Path.of(config.get("root", ".")))));
+        // the tests' view of the tree (layout.writableDirs / outputDirs) lies in the worker's directory: of it, only
+        // the writable copies are the tests'
+        VIEW = ProjectView.of(config);
+        if (VIEW != null) VIEW.build();
+        List<Path> writable = new ArrayList<>(List.of(home, BuildSteps.generatedDirOf(config, Path.of(config.get("root", ".")))));
+        if (VIEW != null) writable.addAll(VIEW.writableDirs());
+        Guard.protectFiles(List.of(Path.of(args[1]).toAbsolutePath().getParent()), writable);
         serve(config, key, in);
         Guard.exit(0);
       }
@@ -104,8 +110,13 @@ public final class Harness {
     Path root = Path.of(req.get("root", "."));
     List<Path> protectedFiles = new ArrayList<>(paths(req.all("classDir")));
     protectedFiles.add(root);
-    Guard.protectFiles(protectedFiles, List.of(Path.of(System.getProperty("user.home")), BuildSteps.generatedDirOf(req, root)));
+    // the copy's writable directories (layout.writableDirs) are the tests', as in the project's own build; the rest of
+    // the copy stays the harness's
+    List<Path> writable = new ArrayList<>(List.of(Path.of(System.getProperty("user.home")), BuildSteps.generatedDirOf(req, root)));
+    writable.addAll(paths(req.all("writableDir")));
+    Guard.protectFiles(protectedFiles, writable);
     Set<String> programClasses = new HashSet<>(req.all("programClass"));
+    Guard.testsData(paths(req.all("writableDir")), programClasses::contains);
     Set<String> projectClasses = new HashSet<>(programClasses);
     projectClasses.addAll(req.all("testClass"));
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, List.of(), req.all("sourceDir")) : null;
@@ -188,6 +199,9 @@ public final class Harness {
       send(out, key);
     }
   }
+
+  /** the warm worker's view of the tree, the tests' working directory (null: they run in the tree itself) */
+  private static ProjectView VIEW;
 
   /** whether this JVM has a PID namespace of its own (bubblewrap): then any other process in it is a leftover */
   private static boolean PRIVATE_PIDS;
@@ -537,6 +551,13 @@ public final class Harness {
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, project.testDirs, project.sourceDirs) : null;
     ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, resourceDirs,
         coverage == null ? null : coverage::instrument, project.out.getParent(), new HashSet<>(testClasses)::contains).linkJarsOf(projectClasses);
+    // writable copies as the tree has them, output directories leading to this validation's classes
+    if (VIEW != null) Guard.testsData(VIEW.writableDirs(), new HashSet<>(programClasses)::contains);
+    try {
+      if (VIEW != null) VIEW.prepare(loader);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("preparing the tests' view of the project in " + VIEW.dir + " (the worker is replaced)", e);
+    }
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     session.excluded.addAll(project.excludedTests);
     // this validation's test classes outside the layout's suite (layout.suiteFiles), overlay-added ones included

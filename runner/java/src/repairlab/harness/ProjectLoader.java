@@ -253,6 +253,15 @@ final class ProjectLoader extends ClassLoader {
     }
   }
 
+  /**
+   * This loader's classes as files (classFileDir), written now: the warm path's view of the tree links the build's
+   * output directories (target/classes) to it before the tests run (ProjectView.prepare). Harness thread only.
+   */
+  Path classFilesDir() throws IOException {
+    if (classFileScratch == null) throw new IllegalStateException("this loader writes no class files (no scratch directory)");
+    return classFileDir();
+  }
+
   private synchronized Path classFileDir() throws IOException {
     if (classFileDir != null) return classFileDir;
     // one such directory per worker at a time: an earlier validation's is stale
