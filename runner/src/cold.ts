@@ -181,6 +181,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
       ['coverage', job.coverage],
     ];
     for (const t of settings.excludedTests) entries.push(['exclude', t]);
+    entries.push(['testClassLoaders', settings.testClassLoaders]);
     // test classes outside the layout's suite (layout.suiteFiles) are left out as excluded classes
     const inSuite = suiteFilter(layout);
     const testClasses = testSources.map((s) => classNameOf(s, layout.testDirs)!);

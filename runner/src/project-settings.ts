@@ -54,6 +54,8 @@ export interface ProjectSettings {
   writableDirs: string[];
   /** names the sandbox's /etc/hosts answers (layout.resolvableHosts) */
   resolvableHosts: string[];
+  /** a class loader per test class or one for the validation (layout.testClassLoaders) */
+  testClassLoaders: 'shared' | 'per-class';
 }
 
 /** Maven's output directories, where tests of a Maven-built project look for classes (Cli's JDependTest). */
@@ -231,5 +233,6 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     ...(outputDirsOf(layout) ? { outputDirs: outputDirsOf(layout)! } : {}),
     writableDirs: [...new Set(layout.writableDirs ?? [])],
     resolvableHosts: [...new Set(layout.resolvableHosts ?? [])],
+    testClassLoaders: layout.testClassLoaders ?? 'shared',
   };
 }

@@ -163,6 +163,12 @@ export const ProjectLayout = z.object({
     .describe(
       'host names the tests resolve without connecting (JacksonDatabind\'s TestJdkTypes resolves google.com): answered inside the sandbox from its /etc/hosts with a documentation address (192.0.2.1, RFC 5737) no connection can reach; see DEFECTS4J_RESOLVABLE_HOSTS',
     ),
+  testClassLoaders: z
+    .enum(['shared', 'per-class'])
+    .optional()
+    .describe(
+      'per-class: each test class loads the project\'s classes through a class loader of its own, as Ant\'s <junit fork="no"> does with its default reloading (Defects4J\'s build), so static state a test class leaves (commons-lang\'s StandardToStringStyleTest leaves ToStringBuilder\'s default style) does not reach the next class. Default shared: one loader for the validation\'s tests',
+    ),
 });
 export type ProjectLayout = z.infer<typeof ProjectLayout>;
 

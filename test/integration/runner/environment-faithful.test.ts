@@ -227,3 +227,42 @@ describe('layouts whose environment directories clash', () => {
     await expect(client.validate(new FakeWorkspace(project('target/classes', 'target/test-classes')), layout, { mode: 'all' }, { path: 'cold' })).rejects.toThrow(/writableDirs|relative to the project root/);
   });
 });
+
+// Static state a test class leaves behind: commons-lang's StandardToStringStyleTest sets ToStringBuilder's default
+// style in tearDown instead of restoring it, and in one JVM every later ToStringBuilderTest fails. Defects4J's ant
+// <junit fork="no"> reloads the project's classes for each test class; layout.testClassLoaders 'per-class' does too.
+const STATIC_STATE: Record<string, string> = {
+  'src/main/java/demo/Style.java': 'package demo;\npublic class Style {\n  public static String current = "default";\n}\n',
+  'src/test/java/demo/ASetsStyleTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class ASetsStyleTest {
+  @Test public void leavesItsStyle() { Style.current = "custom"; assertEquals("custom", Style.current); }
+}
+`,
+  'src/test/java/demo/BReadsStyleTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class BReadsStyleTest {
+  @Test public void findsTheDefaultStyle() { assertEquals("default", Style.current); }
+  @Test public void findsItsOwnLoaderInTheThread() { assertSame(Style.class.getClassLoader(), BReadsStyleTest.class.getClassLoader()); }
+}
+`,
+};
+
+describe.each(['cold', 'warm'] as const)('test classes\' static state on the %s path', (path) => {
+  it.each([
+    ['shared (one loader for the validation): the state leaks into the next class', undefined, 'fail'],
+    ['per-class (a loader per test class, as ant reloads): each class starts afresh', 'per-class' as const, 'pass'],
+  ])('%s', async (_name, testClassLoaders, expected) => {
+    const client = new RunnerClient({ url: testRunner.runner.url, token: testRunner.runner.token });
+    const layout: ProjectLayout = { ...LAYOUT, ...(testClassLoaders ? { testClassLoaders } : {}) };
+    const r = await client.validate(new FakeWorkspace(STATIC_STATE), layout, { mode: 'all' }, { path });
+    expect(r.compiled, JSON.stringify(r.diagnostics)).toBe(true);
+    expect(r.tests.map((t) => `${t.id} ${t.status}`).sort()).toEqual([
+      'demo.ASetsStyleTest::leavesItsStyle pass',
+      `demo.BReadsStyleTest::findsTheDefaultStyle ${expected}`,
+      'demo.BReadsStyleTest::findsItsOwnLoaderInTheThread pass',
+    ].sort());
+  });
+});

@@ -295,6 +295,8 @@ function importOne(
       // names tests resolve without connecting (JacksonDatabind's google.com): answered inside the sandbox, as a
       // networked machine would, instead of being excluded as environment failures
       resolvableHosts: [...DEFECTS4J_RESOLVABLE_HOSTS],
+      // Ant's <junit fork="no"> loads each test class's project classes afresh (reloading): static state stays per class
+      testClassLoaders: 'per-class',
       // where the build puts the classes, for tests that read them by path (Cli's JDependTest: target/classes)
       ...(buildOutputs ? { outputDirs: buildOutputs } : {}),
       // project directories Defects4J's writable checkout lets tests write (DEFECTS4J_WRITABLE_DIRS)

@@ -130,10 +130,11 @@ public final class Harness {
       }
       resourceDirs.add(made.dir());
     }
-    ClassLoader loader = new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
+    java.util.function.Supplier<ClassLoader> newLoader = () -> new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
         resourceDirs, coverage == null ? null : coverage::instrument).linkJarsOf(projectClasses);
-    TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), loader, projectClasses,
+    TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), newLoader.get(), projectClasses,
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
+    if (req.get("testClassLoaders", "shared").equals("per-class")) session.loaderPerClass = newLoader;
     session.excluded.addAll(req.all("exclude"));
     if (coverage != null) session.hooks = coverage;
     Map<String, Object> out = new LinkedHashMap<>();
@@ -549,8 +550,10 @@ public final class Harness {
       resourceDirs.add(made.dir());
     }
     Coverage coverage = req.get("coverage", "false").equals("true") ? new Coverage(programClasses, project.testDirs, project.sourceDirs) : null;
-    ProjectLoader loader = new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, resourceDirs,
+    List<Path> loaderResources = resourceDirs;
+    java.util.function.Supplier<ProjectLoader> newLoader = () -> new ProjectLoader(Harness.class.getClassLoader(), compiled.classes, classDirs, loaderResources,
         coverage == null ? null : coverage::instrument, project.out.getParent(), new HashSet<>(testClasses)::contains).linkJarsOf(projectClasses);
+    ProjectLoader loader = newLoader.get();
     // writable copies as the tree has them, output directories leading to this validation's classes
     if (VIEW != null) Guard.testsData(VIEW.writableDirs(), new HashSet<>(programClasses)::contains);
     try {
@@ -559,6 +562,7 @@ public final class Harness {
       throw new java.io.UncheckedIOException("preparing the tests' view of the project in " + VIEW.dir + " (the worker is replaced)", e);
     }
     TestSession session = new TestSession(engine, loader, projectClasses, req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
+    if (project.perClassLoaders) session.loaderPerClass = newLoader::get;
     session.excluded.addAll(project.excludedTests);
     // this validation's test classes outside the layout's suite (layout.suiteFiles), overlay-added ones included
     session.excluded.addAll(req.all("exclude"));

@@ -19,6 +19,11 @@ import java.util.TreeMap;
 final class TestSession {
   final TestEngine engine;
   final ClassLoader loader;
+  /**
+   * When set (layout.testClassLoaders per-class), each test class is loaded, with the project classes it reaches,
+   * through a fresh loader from here, as Ant's junit task reloads per test class: static state stays with its class.
+   */
+  java.util.function.Supplier<ClassLoader> loaderPerClass;
   final Set<String> projectClasses;
   final long perTestTimeoutMs;
   final long deadline;
@@ -178,7 +183,7 @@ final class TestSession {
       if (!todo.isEmpty()) {
         Class<?> cls;
         try {
-          cls = Class.forName(e.getKey(), false, loader);
+          cls = Class.forName(e.getKey(), false, loaderForClass());
         } catch (Throwable t) {
           for (String id : todo)
             record(id, result(id, "error", 0, Failures.clean(new ClassNotFoundException("test class " + e.getKey() + " was not found in the compiled tests"), projectClasses)));
@@ -201,7 +206,7 @@ final class TestSession {
       Class<?> cls;
       List<String> plan;
       try {
-        cls = Class.forName(name, false, loader);
+        cls = Class.forName(name, false, loaderForClass());
         plan = plans.get(name);
         if (plan == null) {
           plan = new ArrayList<>(engine.plan(cls));
@@ -223,6 +228,14 @@ final class TestSession {
       if (!todo.isEmpty()) runClass(cls, todo);
       if (stopOnFailure && anyFailure(selected)) stopAtFailure();
     }
+  }
+
+  /** The loader the next test class comes from (and the test thread's context loader while it runs). */
+  private ClassLoader loaderForClass() {
+    if (loaderPerClass == null) return loader;
+    ClassLoader fresh = loaderPerClass.get();
+    Thread.currentThread().setContextClassLoader(fresh);
+    return fresh;
   }
 
   private static Map<String, Object> result(String id, String status, long ms, Map<String, Object> failure) {

@@ -58,6 +58,8 @@ final class WarmProject {
   private final EcjCompiler ecj;
   /** tests and classes left out of suite runs */
   final List<String> excludedTests;
+  /** layout.testClassLoaders per-class: each test class gets a fresh project loader (Ant's junit reloading) */
+  final boolean perClassLoaders;
   private int ecjBuilds = 0;
   private final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
   /** for the baseline and full rebuilds: class path = the project's jars */
@@ -86,6 +88,7 @@ final class WarmProject {
     release = Integer.parseInt(config.get("release", "11"));
     encoding = java.nio.charset.Charset.forName(config.get("encoding", "UTF-8"));
     excludedTests = config.all("exclude");
+    perClassLoaders = config.get("testClassLoaders", "shared").equals("per-class");
     build = new BuildSteps(config, root);
     if (config.get("compiler", "javac").equals("ecj")) {
       ecj = new EcjCompiler(config.get("ecjJar", "/usr/share/java/eclipse-jdt-core.jar"), config.get("source", "1.8"), config.get("target", "1.8"),
