@@ -11,6 +11,9 @@ import { openNodeLab, withRunner, type RunnerFlags } from './node-lab.ts';
  * back. A 2 GB heap: Defects4J runs the tests in ant's JVM with the JVM's default heap (a quarter of the machine's
  * memory); with the runner's 512 MB, Closure-12's fix ran out of memory in its suite of 7,607 tests.
  */
+/** Where the shipped exclusion files are, as help text says it (the module itself is loaded only when a command runs). */
+export const SHIPPED_EXCLUSIONS_HINT = 'data/defects4j/environment-exclusions/';
+
 export const CHECK_RUNNER = { jit: 'tiered', heapMb: 2048 } as const;
 
 export function registerDefects4jCommands(program: Command): void {
@@ -32,9 +35,10 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--reimport', 'import again even when the catalogue already holds a bug imported from the same revisions')
     .option(
       '--record-env-failures',
-      "record the tests that fail on the developer fix in this environment (not trigger tests) in the bug's spec as " +
-        'layout.environmentExcludedTests, with their failure as the reason, and check again (the buggy version must then fail at least the trigger tests)',
+      "measure afresh the tests that fail on the developer fix in this environment (not trigger tests), record them in the bug's spec as " +
+        'layout.environmentExcludedTests with their failure as the reason, and in the exclusions file (--exclusions), and check again (the buggy version must then fail at least the trigger tests)',
     )
+    .option('--exclusions <dir>', `the projects' environment exclusion files, <dir>/<Project>.json: applied by imports; with --record-env-failures each checked bug's entry is measured again and rewritten (default: the ones RepairLab ships, ${SHIPPED_EXCLUSIONS_HINT})`)
     .option('--per-test-timeout <seconds>', "a test's time limit in the whole-suite runs, whole seconds (default 30; Defects4J sets none)")
     .option('--history-only', 'check blame and leakage only: no validation, no runner (minutes for a whole project)')
     .option('--runner <url>', 'runner URL (default: start one in this process)')
@@ -44,7 +48,7 @@ export function registerDefects4jCommands(program: Command): void {
     .option('--resume', "with --results: the bugs FILE already holds a result for (this project, the same --history-only) are not checked again; their results join the report")
     .option('--json', 'print {project, bugs, reproduced, failed, unavailable, results}')
     .action(
-      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; heapMb?: string; results?: string; resume?: boolean; json?: boolean }) => {
+      async (opts: RunnerFlags & { project: string; projectRepo: string; d4j: string; bugs?: string; out: string; descriptions?: string; exclusions?: string; reimport?: boolean; recordEnvFailures?: boolean; historyOnly?: boolean; perTestTimeout?: string; heapMb?: string; results?: string; resume?: boolean; json?: boolean }) => {
         const { checkDefects4j } = await import('../node/defects4j/defects4j-check.ts');
         const perTestTimeout = opts.perTestTimeout === undefined ? undefined : wholeNumber('--per-test-timeout', opts.perTestTimeout);
         const heapMb = opts.heapMb === undefined ? undefined : wholeNumber('--heap-mb', opts.heapMb);
@@ -62,6 +66,7 @@ export function registerDefects4jCommands(program: Command): void {
             ...(opts.bugs ? { bugs: opts.bugs } : {}),
             ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
             ...(opts.reimport ? { reimport: true } : {}),
+            ...(opts.exclusions ? { exclusionsDir: opts.exclusions } : {}),
             ...(opts.recordEnvFailures ? { recordEnvFailures: true } : {}),
             ...(opts.historyOnly ? { historyOnly: true } : {}),
             ...(perTestTimeout ? { perTestTimeoutMs: perTestTimeout * 1000 } : {}),
