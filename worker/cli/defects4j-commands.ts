@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { BugCheck } from '../node/defects4j/defects4j-check.ts';
 import { print, wholeNumber } from './flags.ts';
-import { openNodeLab, withRunner, type RunnerFlags } from './node-lab.ts';
+import { join } from 'node:path';
+import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 
 /**
  * The runner `defects4j check` starts when given none. Tiered JIT: whole suites run once each, and C2's code pays
@@ -13,11 +14,13 @@ import { openNodeLab, withRunner, type RunnerFlags } from './node-lab.ts';
  */
 /** Where the shipped exclusion files are, as help text says it (the module itself is loaded only when a command runs). */
 export const SHIPPED_EXCLUSIONS_HINT = 'data/defects4j/environment-exclusions/';
+const DEFECTS4J_URL_HINT = 'https://github.com/rjust/defects4j.git';
 
 export const CHECK_RUNNER = { jit: 'tiered', heapMb: 2048 } as const;
 
 export function registerDefects4jCommands(program: Command): void {
-  const d4j = program.command('defects4j').description('Defects4J: check that imported bugs reproduce');
+  const d4j = program.command('defects4j').description('Defects4J: set up a project, check that imported bugs reproduce');
+  registerSetup(d4j);
 
   d4j
     .command('check')
@@ -93,6 +96,57 @@ export function registerDefects4jCommands(program: Command): void {
         if (report.failed) process.exitCode = 1;
       },
     );
+}
+
+function registerSetup(d4j: Command): void {
+  d4j
+    .command('setup')
+    .description(
+      'one command per project: clone (or reuse) Defects4J and the project\'s history, import every active bug with progress ' +
+        '(the shipped environment exclusions applied), register them, and say what is unavailable and why',
+    )
+    .requiredOption('--project <id>', 'Defects4J project id, e.g. Lang')
+    .option('--d4j <dir|url>', `a Defects4J checkout, or a URL to clone (default ${DEFECTS4J_URL_HINT})`)
+    .option('--repo <dir|url>', "the project's git history, or a URL to clone (default: the checkout's project_repos/<name>.git, else the project's public repository)")
+    .option('--descriptions <file>', "bug reports: HAFixAgent's dataset/defects4j/bug_description/<Project>/bug_description.json (or {\"<id>\": {\"title\", \"body\"}})")
+    .option('--bugs <list>', 'bug ids, e.g. 1-5,9 (default: every active bug)')
+    .option('--out <dir>', 'where bundles, BugSpecs and index.json go (default: REPAIRLAB_HOME/defects4j/<Project>)')
+    .option('--cache <dir>', 'where clones go and are reused (default: REPAIRLAB_HOME/defects4j/clones)')
+    .option('--exclusions <dir>', `the projects' environment exclusion files (default: the ones RepairLab ships, ${SHIPPED_EXCLUSIONS_HINT})`)
+    .option('--json', 'print {project, d4jDir, d4jCommit, projectRepo, active, addedInV3, imported, unavailable, described, out}')
+    .action(async (opts: { project: string; d4j?: string; repo?: string; descriptions?: string; bugs?: string; out?: string; cache?: string; exclusions?: string; json?: boolean }) => {
+      const { setupDefects4j } = await import('../node/defects4j/setup.ts');
+      const { registerImported } = await import('../node/defects4j/register.ts');
+      const home = repairlabHome();
+      const out = opts.out ?? join(home, 'defects4j', opts.project);
+      const result = setupDefects4j({
+        project: opts.project,
+        cacheDir: opts.cache ?? join(home, 'defects4j', 'clones'),
+        outDir: out,
+        ...(opts.d4j ? { d4j: opts.d4j } : {}),
+        ...(opts.repo ? { repo: opts.repo } : {}),
+        ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
+        ...(opts.bugs ? { bugs: opts.bugs } : {}),
+        ...(opts.exclusions ? { exclusionsDir: opts.exclusions } : {}),
+        log: (m) => (m.endsWith(' — skipped') ? undefined : console.error(m)), // progress on stderr; failures once, below
+      });
+      const notRegistered = await registerImported((await openNodeLab()).engine, result.imported, out);
+      const unavailable = [...result.unavailable, ...notRegistered.map((f) => ({ bugId: f.bugId, kind: 'failed' as const, why: f.message }))];
+      const failed = unavailable.filter((u) => u.kind === 'failed');
+      if (failed.length) process.exitCode = 1;
+      const imported = result.imported.map((b) => ({ id: b.spec.id, environmentExcluded: b.spec.layout.environmentExcludedTests?.length ?? 0 }));
+      const { imported: _bugs, ...rest } = result;
+      print(!!opts.json, { ...rest, imported, unavailable, out }, () =>
+        [
+          `${result.project}: ${imported.length} of ${result.active} active bug(s) imported and registered` +
+            `${result.addedInV3 ? ` (${result.addedInV3.length} of the active bugs were added in Defects4J v3)` : ''}` +
+            `, ${imported.filter((b) => b.environmentExcluded).length} with tests excluded for the environment` +
+            `${opts.descriptions ? `, ${result.described} with a bug report from ${opts.descriptions}` : ''}`,
+          ...(unavailable.length ? [`unavailable (${unavailable.length}):`, ...unavailable.map((u) => `  ${u.bugId.padEnd(14)} ${u.kind}: ${u.why}`)] : []),
+          `bugs in ${out}/ (index.json); try \`repairlab validate ${imported[0]?.id ?? '<id>'} --patch ground-truth\``,
+        ].join('\n'),
+      );
+    });
 }
 
 /** The summary's words for bugs whose repository data is missing (not counted among the bugs checked). */
