@@ -1,7 +1,7 @@
 // `repairlab defects4j …`: commands over Defects4J checkouts. `check` imports (or reuses) and validates bugs through a
 // runner and reports which reproduce as Defects4J reproduces them (docs/defects4j-import.md).
 import type { Command } from 'commander';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { BugCheck } from '../node/defects4j/defects4j-check.ts';
 import { print, wholeNumber } from './flags.ts';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ export const CHECK_RUNNER = { jit: 'tiered', heapMb: 2048 } as const;
 export function registerDefects4jCommands(program: Command): void {
   const d4j = program.command('defects4j').description('Defects4J: set up a project, check that imported bugs reproduce');
   registerSetup(d4j);
+  registerPack(d4j);
 
   d4j
     .command('check')
@@ -146,6 +147,34 @@ function registerSetup(d4j: Command): void {
           `bugs in ${out}/ (index.json); try \`repairlab validate ${imported[0]?.id ?? '<id>'} --patch ground-truth\``,
         ].join('\n'),
       );
+    });
+}
+
+function registerPack(d4j: Command): void {
+  d4j
+    .command('pack')
+    .description('write imported bugs as one benchmark pack file (.rlpack) that the app opens (Repositories → choose files): their bundles and BugSpecs')
+    .requiredOption('--from <dir>', 'an import\'s output folder (index.json, bugs/, bundles): import-defects4j --out or setup --out')
+    .requiredOption('--out <file>', 'the pack to write, e.g. cli.rlpack')
+    .option('--bugs <ids>', 'the bugs to pack, e.g. Cli-1,Cli-2 (default: every bug of the folder)')
+    .action(async (opts: { from: string; out: string; bugs?: string }) => {
+      const { writeBenchmarkPack, PACK_EXTENSION } = await import('../bugs/benchmark-pack.ts');
+      const { BenchmarkIndex, BugSpec } = await import('../contracts/bug.ts');
+      if (!opts.out.endsWith(PACK_EXTENSION)) throw new Error(`--out ${opts.out}: a benchmark pack's name ends in ${PACK_EXTENSION} (the app tells packs apart by it).`);
+      const indexPath = join(opts.from, 'index.json');
+      if (!existsSync(indexPath)) throw new Error(`--from ${opts.from} has no index.json: give the folder an import wrote (import-defects4j --out, defects4j setup --out).`);
+      const index = BenchmarkIndex.parse(JSON.parse(readFileSync(indexPath, 'utf8')));
+      const specs = index.bugs.map((path) => ({ path, spec: BugSpec.parse(JSON.parse(readFileSync(join(opts.from, path), 'utf8'))) }));
+      const wanted = opts.bugs ? opts.bugs.split(',').map((b) => b.trim()).filter(Boolean) : specs.map((s) => s.spec.id);
+      const unknown = wanted.filter((id) => !specs.some((s) => s.spec.id === id));
+      if (unknown.length) throw new Error(`--bugs: ${unknown.join(', ')} not in ${indexPath} (it has ${specs.map((s) => s.spec.id).join(', ')}).`);
+      const chosen = specs.filter((s) => wanted.includes(s.spec.id));
+      const repoIds = new Set(chosen.map((s) => s.spec.repoId));
+      const packIndex = { schemaVersion: 1 as const, repositories: index.repositories.filter((r) => repoIds.has(r.repoId)), bugs: chosen.map((s) => s.path) };
+      const files = new Map<string, Uint8Array>([...packIndex.repositories.map((r) => r.bundle), ...packIndex.bugs].map((p) => [p, new Uint8Array(readFileSync(join(opts.from, p)))]));
+      const bytes = writeBenchmarkPack(packIndex, files);
+      writeFileSync(opts.out, bytes);
+      console.log(`wrote ${opts.out}: ${chosen.length} bug(s) (${chosen.map((s) => s.spec.id).join(', ')}), ${(bytes.length / 1024 / 1024).toFixed(1)} MB — open it in the app: Repositories → choose files`);
     });
 }
 
