@@ -3,6 +3,7 @@
 // editor's starting point and prompt preview. One of the lab's parts: worker/lab.ts builds it with the others, and the
 // page (through the lab's API) and the CLI (through its lab) reach it there. Same code on both sides: only the
 // Platform differs.
+import { PACK_EXTENSION, readBenchmarkPack } from './benchmark-pack.ts';
 import { toPublicBug, type BugSpec, type ProjectLayout, type PublicBug } from '../contracts/bug.ts';
 import { isProgramSource } from '../contracts/test-edits.ts';
 import type { Platform } from '../contracts/platform.ts';
@@ -106,6 +107,18 @@ export class Engine {
     const onProgress = throttleProgress(reportProgress);
     const results = [];
     for (const f of files) {
+      if (f.name.toLowerCase().endsWith(PACK_EXTENSION)) {
+        // a benchmark pack: its bundles and BugSpecs, each reported as its own file would be
+        let inner: { name: string; bytes: Uint8Array }[];
+        try {
+          inner = await readBenchmarkPack(f.name, f.bytes);
+        } catch (e) {
+          results.push({ name: f.name, ok: false, message: e instanceof Error ? e.message : String(e) });
+          continue;
+        }
+        for (const r of await this.importFiles(inner, reportProgress)) results.push({ ...r, name: `${f.name}: ${r.name}` });
+        continue;
+      }
       try {
         const repo = /^(.+)\.(bundle|pack|zip)$/i.exec(f.name);
         if (repo) {
@@ -131,7 +144,7 @@ export class Engine {
           results.push({ name: f.name, ok: true, message: `bug ${bug.id} (repository ${bug.repoId}${(await this.repos.has(bug.repoId)) ? '' : ' — not imported yet: drop its .bundle too'})` });
         } else {
           throw new Error(
-            `${f.name}: RepairLab imports git bundles (.bundle), pack files (.pack), zipped repositories (.zip) and BugSpec files (.json); ` +
+            `${f.name}: RepairLab imports git bundles (.bundle), pack files (.pack), zipped repositories (.zip), BugSpec files (.json) and benchmark packs (.rlpack); ` +
               'create a bundle with `git bundle create repo.bundle --all`, or choose the repository folder.',
           );
         }

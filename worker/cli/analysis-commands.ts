@@ -116,9 +116,11 @@ export function registerAnalysisCommands(program: Command): void {
     .option('--out <dir>', 'where bundles, BugSpecs and index.json go', 'defects4j-bugs')
     .option('--release <n>', 'javac --release for the imported layout', '8')
     .option('--descriptions <file>', 'bug reports as JSON, {"<id>": {"title": "…", "body": "…"}} (id: "1" or "Lang-1"); default: the trigger tests\' failure')
+    .option('--exclusions <dir>', "the projects' environment exclusion files, <dir>/<Project>.json (default: the ones RepairLab ships, data/defects4j/environment-exclusions/)")
+    .option('--no-exclusions', "apply no environment exclusions: the specs carry Defects4J's own broken tests only")
     .option('--register', "also add the imported bugs to this CLI's catalogue (REPAIRLAB_HOME), so `repairlab validate|run|history <id>` use them")
     .option('--json', 'print the import result as JSON')
-    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; descriptions?: string; register?: boolean; json?: boolean }) => {
+    .action(async (opts: { projectRepo: string; d4j: string; project: string; bugs?: string; out: string; release: string; descriptions?: string; exclusions?: string | false; register?: boolean; json?: boolean }) => {
       const { importDefects4j } = await import('../node/defects4j/defects4j-import.ts');
       const { registerImported } = await import('../node/defects4j/register.ts');
       const release = Number(opts.release);
@@ -131,6 +133,7 @@ export function registerAnalysisCommands(program: Command): void {
         javaRelease: release,
         ...(opts.bugs ? { bugs: opts.bugs } : {}),
         ...(opts.descriptions ? { descriptions: opts.descriptions } : {}),
+        ...(opts.exclusions !== undefined ? { exclusionsDir: opts.exclusions } : {}),
         // failures are reported once, below, not as they happen
         log: opts.json ? undefined : (m) => (m.endsWith(' — skipped') ? undefined : console.error(m)),
       });

@@ -41,10 +41,20 @@ export const DEFECTS4J_ADD_OPENS = [
 export const SourceEncoding = z.enum(['UTF-8', 'ISO-8859-1', 'US-ASCII']);
 export type SourceEncoding = z.infer<typeof SourceEncoding>;
 
+/** Where and when an environment exclusion was measured: the runner's JDK, the day, the command that measured it. */
+export const ExclusionMeasurement = z.object({
+  jdk: z.string().min(1).describe('the JDK the tests ran on (the runner\'s /v1/health `jdk`), e.g. "17.0.15"'),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day like 2026-11-27').describe('the day (UTC) it was measured'),
+  command: z.string().min(1).describe('the command that measured it'),
+  defects4j: z.string().optional().describe('the Defects4J checkout\'s commit, when known'),
+});
+export type ExclusionMeasurement = z.infer<typeof ExclusionMeasurement>;
+
 /** A test excluded for the environment, with why — kept apart from excludedTests (the benchmark's own broken tests). */
 export const EnvironmentExclusion = z.object({
   test: z.string().regex(/^[\w$.]+(::[\w$]+)?$/, 'excluded tests look like pkg.Class::method or pkg.Class'),
   reason: z.string().min(1),
+  measured: ExclusionMeasurement.optional().describe('where and when the failure was measured (exclusions shipped with RepairLab carry it)'),
 });
 export type EnvironmentExclusion = z.infer<typeof EnvironmentExclusion>;
 
@@ -138,7 +148,7 @@ export const ProjectLayout = z.object({
   environmentExcludedTests: z
     .array(EnvironmentExclusion)
     .optional()
-    .describe('tests left out because they fail on the developer fix in the runner\'s environment (not the bug\'s): recorded by `defects4j check --record-env-failures`'),
+    .describe('tests left out because they fail on the developer fix in the runner\'s environment (not the bug\'s): written by the import from the exclusions shipped with RepairLab (docs/formats/environment-exclusions.md), refreshed by `defects4j check --record-env-failures`'),
   suiteFiles: z
     .object({ include: z.array(z.string().min(1)), exclude: z.array(z.string().min(1)).default([]) })
     .optional()

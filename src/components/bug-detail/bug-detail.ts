@@ -6,9 +6,11 @@ import { panelStyles } from '../shared-styles.ts';
 import './code-excerpt/code-excerpt.ts';
 import '../history-explorer/history-explorer.ts';
 import { bugDetailStyles } from './bug-detail.styles.ts';
+import { excludedTestRows } from './excluded-tests.ts';
 
 /**
- * @summary One bug: its report, failing tests (with their source) and the fault-localized code. Never the ground truth.
+ * @summary One bug: its report, failing tests (with their source), the tests its suite runs leave out and why, and the
+ * fault-localized code. Never the ground truth.
  *
  * The History button opens `rl-history-explorer` below the tags.
  *
@@ -56,6 +58,7 @@ export class RlBugDetail extends LitElement {
       ${v.failingTestSources.map((t) =>
         t.excerpt ? html`<rl-code-excerpt .excerpt=${t.excerpt}></rl-code-excerpt>` : html`<div class="muted">${t.test}: ${t.error}</div>`,
       )}
+      ${this.renderExcluded(bug.layout)}
       <h3>Fault locations</h3>
       <ul data-testid="fault-locations">
         ${bug.faultLocalization.map((f) => html`<li><code>${f.file}</code> ${f.kind === 'insert' ? 'code missing after line' : f.lines.length > 1 ? 'lines' : 'line'} ${f.lines.join(', ')}</li>`)}
@@ -63,6 +66,27 @@ export class RlBugDetail extends LitElement {
       <h3>Buggy code (fault localization)</h3>
       ${v.buggyCode.map((ex) => html`<rl-code-excerpt data-testid="buggy-code" .excerpt=${ex}></rl-code-excerpt>`)}
     </div>`;
+  }
+
+  /** Every test a verdict leaves out: the environment's first (each with why and where measured), then the benchmark's. */
+  private renderExcluded(layout: BugView['bug']['layout']) {
+    const rows = excludedTestRows(layout);
+    if (!rows.length) return '';
+    const environment = rows.filter((r) => r.kind === 'environment');
+    const benchmark = rows.filter((r) => r.kind === 'benchmark');
+    return html`<h3>Tests left out of validation</h3>
+      <div data-testid="excluded-tests">
+        ${environment.length
+          ? html`<p>${environment.length} test(s) fail on the developer fix in the runner's environment, not in the benchmark's, and are not run:</p>
+              <ul data-testid="environment-exclusions">
+                ${environment.map((r) => html`<li><code>${r.test}</code> — ${r.reason}${r.measured ? html`<div class="muted">measured: ${r.measured}</div>` : ''}</li>`)}
+              </ul>`
+          : ''}
+        ${benchmark.length
+          ? html`<details data-testid="benchmark-exclusions"><summary>${benchmark.length} test(s) the benchmark lists as broken</summary>
+              <ul>${benchmark.map((r) => html`<li><code>${r.test}</code></li>`)}</ul></details>`
+          : ''}
+      </div>`;
   }
 }
 customElements.define('rl-bug-detail', RlBugDetail);

@@ -168,8 +168,8 @@ export class RlReposView extends LitElement {
         @dragleave=${() => (this.dragging = false)}
         @drop=${(e: DragEvent) => { e.preventDefault(); this.dragging = false; this.importFiles(e.dataTransfer?.files ?? null); }}>
         Drop git bundles (<code>git bundle create name.bundle --all</code>), pack files, zipped repositories and BugSpec
-        <code>.json</code> files here, or choose files
-        <input type="file" name="import" multiple accept=".bundle,.pack,.zip,.json" ?disabled=${this.busy} @change=${(e: Event) => this.importFiles((e.target as HTMLInputElement).files)} />
+        <code>.json</code> files here — or a benchmark pack (<code>.rlpack</code>, written by <code>repairlab defects4j pack</code>) — or choose files
+        <input type="file" name="import" multiple accept=".bundle,.pack,.zip,.json,.rlpack" ?disabled=${this.busy} @change=${(e: Event) => this.importFiles((e.target as HTMLInputElement).files)} />
       </div>
       <label>…or a repository folder (the one that contains <code>.git</code>)
         <input type="file" name="import-folder" webkitdirectory ?disabled=${this.busy} @change=${(e: Event) => this.importFolder((e.target as HTMLInputElement).files)} /></label>

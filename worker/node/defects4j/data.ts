@@ -94,8 +94,28 @@ export interface BugDescription {
 const DescriptionsFile = z.record(z.string(), z.object({ title: z.string().min(1), body: z.string() }).strict());
 
 /**
+ * HAFixAgent's bug descriptions (its repository's dataset/defects4j/bug_description/<Project>/bug_description.json):
+ * `{"Cli_1": {"description": "<issue title>\n<issue text>", "desc_source": "jira"}}` — the title is the first line.
+ */
+const HafixDescriptions = z.record(z.string().regex(/^\w+_\d+$/), z.object({ description: z.string().min(1), desc_source: z.string() }));
+
+/** HAFixAgent's shape, when the file has it (every key `<Project>_<n>` with a `description`). */
+function fromHafix(json: unknown): Record<string, BugDescription> | undefined {
+  if (typeof json !== 'object' || json === null || !Object.keys(json).length) return undefined;
+  const parsed = HafixDescriptions.safeParse(json);
+  if (!parsed.success) return undefined;
+  return Object.fromEntries(
+    Object.entries(parsed.data).map(([key, d]) => {
+      const [first, ...rest] = d.description.split('\n');
+      return [key.replace('_', '-'), { title: first!.trim() || key, body: rest.join('\n').trim() }];
+    }),
+  );
+}
+
+/**
  * A descriptions file: JSON `{ "<id>": { "title": …, "body": … } }`, the id being the bug number ("1") or the
- * RepairLab id ("Lang-1"). Returns the description of each bug number of `project`.
+ * RepairLab id ("Lang-1"), or HAFixAgent's bug_description.json (fromHafix). Returns the description of each bug
+ * number of `project`.
  */
 export function readDescriptions(path: string, project: string): Map<number, BugDescription> {
   if (!existsSync(path)) throw new Defects4jImportError(`--descriptions ${path} does not exist`, path);
@@ -105,11 +125,11 @@ export function readDescriptions(path: string, project: string): Map<number, Bug
   } catch (error) {
     throw new Defects4jImportError(`--descriptions ${path} is not JSON: ${(error as Error).message}`, path);
   }
-  const parsed = DescriptionsFile.safeParse(json);
+  const parsed = DescriptionsFile.safeParse(fromHafix(json) ?? json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Defects4jImportError(
-      `--descriptions ${path}: ${issue.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue.message} (expected {"<id>": {"title": "…", "body": "…"}}, id like "1" or "${project}-1")`,
+      `--descriptions ${path}: ${issue.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue.message} (expected {"<id>": {"title": "…", "body": "…"}}, id like "1" or "${project}-1", or HAFixAgent's {"${project}_1": {"description": "…", "desc_source": "…"}})`,
       path,
     );
   }

@@ -25,7 +25,10 @@ import { parseBugList, readActiveBugs, readRelevantTestClasses, type ActiveBug }
 import { revisionCommits } from './svn-revisions.ts';
 import { checkLeakage, type LeakageCheck } from './leakage.ts';
 import { environmentExclusions, withEnvironmentExclusions } from './env-failures.ts';
-import { resolveGitDir } from './git.ts';
+import { checkoutCommit, resolveGitDir } from './git.ts';
+import { readExclusionsFile, SHIPPED_EXCLUSIONS_DIR, withBugMeasured, writeExclusionsFile } from './shipped-exclusions.ts';
+import { RunnerClient } from '../../runner-client/client.ts';
+import type { ExclusionMeasurement } from '../../contracts/bug.ts';
 import { registerImported } from './register.ts';
 
 export interface CheckOptions {
@@ -45,6 +48,11 @@ export interface CheckOptions {
    * reproduces when the buggy version fails at least the trigger tests and the fix passes every test not excluded.
    */
   recordEnvFailures?: boolean;
+  /**
+   * the projects' environment exclusion files (<dir>/<Project>.json; default the ones RepairLab ships): an import
+   * applies the project's; with recordEnvFailures each checked bug's entry is measured afresh and rewritten there
+   */
+  exclusionsDir?: string;
   /** only steps 3 and 4 (blame, leakage): no validation, no runner */
   historyOnly?: boolean;
   /** a test's time limit in the whole-suite runs (default CHECK_LIMITS.perTestTimeoutMs) */
@@ -78,6 +86,8 @@ export interface BugCheck {
   environmentExcluded: number;
   /** of those, the ones this check recorded (--record-env-failures) */
   environmentRecorded?: string[];
+  /** with --record-env-failures: every test excluded for the environment after the check, with its reason (the spec's, kept in the results) */
+  environmentExclusions?: { test: string; reason: string }[];
   /**
    * what the buggy version ran: the whole suite, or (with Defects4J's relevant_tests) the tests of the relevant classes
    * and the trigger tests — the others load no class the fix modifies (unpatchedSelection)
@@ -298,6 +308,13 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
       judgeUnpatched(await runUnpatched(fixed), bug, false, suites);
       judgeFixed(fixed, suites);
     } else {
+      // measured afresh: the exclusions the spec carries (shipped or recorded before) are left out of the measurement,
+      // so one a faithful environment no longer needs disappears from the refreshed file
+      if (bug.layout.environmentExcludedTests?.length) {
+        const { environmentExcludedTests: _earlier, ...layout } = bug.layout;
+        bug = { ...bug, layout };
+        await saveSpec(engine, bug, options.outDir);
+      }
       // the fix first: what fails on it (trigger tests aside) is recorded and the fix run again, until a run adds nothing
       let fixed = await validate('ground-truth', ALL);
       const recorded: string[] = [];
@@ -313,6 +330,9 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
       }
       if (recorded.length) out.environmentRecorded = recorded;
       out.environmentExcluded = bug.layout.environmentExcludedTests?.length ?? 0;
+      // the recording (each test with its failure) goes with the spec: the next plain import applies it
+      if (fixed.compiled) await refreshShipped(options, bug, runner);
+      if (out.environmentExcluded) out.environmentExclusions = bug.layout.environmentExcludedTests!.map(({ test, reason }) => ({ test, reason }));
       judgeUnpatched(await runUnpatched(fixed), bug, true, suites);
       judgeFixed(fixed, suites);
     }
@@ -323,6 +343,34 @@ async function checkSuites(engine: Engine, options: CheckOptions, spec: BugSpec,
     suites.reasons.push(`validation: ${(error as Error).message}`);
   }
   return bug;
+}
+
+/** The day, JDK and command of this check's measurement (the JDK asked of the runner once per check). */
+const measurements = new WeakMap<CheckOptions, Promise<ExclusionMeasurement>>();
+function measurementOf(options: CheckOptions, runner: RunnerSettings): Promise<ExclusionMeasurement> {
+  let m = measurements.get(options);
+  if (!m) {
+    m = new RunnerClient(runner).health().then((health) => {
+      const defects4j = checkoutCommit(options.d4jDir);
+      return {
+        jdk: health.jdk,
+        date: new Date().toISOString().slice(0, 10),
+        command: `repairlab defects4j check --project ${options.project} --record-env-failures${options.perTestTimeoutMs ? ` --per-test-timeout ${options.perTestTimeoutMs / 1000}` : ''}`,
+        ...(defects4j ? { defects4j } : {}),
+      };
+    });
+    measurements.set(options, m);
+  }
+  return m;
+}
+
+/** Rewrites the bug's entry of the project's exclusions file with what this check measured (docs/formats/environment-exclusions.md). */
+async function refreshShipped(options: CheckOptions, bug: BugSpec, runner: RunnerSettings): Promise<void> {
+  const dir = options.exclusionsDir ?? SHIPPED_EXCLUSIONS_DIR;
+  const measured = await measurementOf(options, runner);
+  const exclusions = (bug.layout.environmentExcludedTests ?? []).map(({ test, reason }) => ({ test, reason }));
+  const path = writeExclusionsFile(dir, withBugMeasured(readExclusionsFile(dir, options.project), options.project, bug.id, exclusions, measured));
+  options.log?.(`${bug.id}: ${exclusions.length} environment exclusion(s) written to ${path}`);
 }
 
 /** The git commit of a bug's buggy revision (a Subversion number is mapped as the importer maps it); undefined when it cannot be found. */
@@ -376,6 +424,7 @@ export async function checkDefects4j(options: CheckOptions): Promise<ProjectChec
       bugs: toImport,
       outDir: options.outDir,
       ...(options.descriptions ? { descriptions: options.descriptions } : {}),
+      ...(options.exclusionsDir ? { exclusionsDir: options.exclusionsDir } : {}),
       log,
     });
     const notRegistered = await registerImported(options.engine, imported.bugs, options.outDir);

@@ -49,6 +49,8 @@ import { jdkInternalsUsedUnder } from './jdk-internal-imports.ts';
 import { revisionCommits } from './svn-revisions.ts';
 import { Defects4jRefusal, mergeJars, postCheckout, treeJarOids } from './post-checkout.ts';
 import { faultLocalizationFromDiff } from '../../diff/fix-locations.ts';
+import { exclusionsFilePath, readExclusionsFile, shippedExclusionsOf, SHIPPED_EXCLUSIONS_DIR } from './shipped-exclusions.ts';
+import type { EnvironmentExclusionsFile } from '../../contracts/environment-exclusions.ts';
 
 export { Defects4jImportError } from './git.ts';
 export { parseBugList, parseTestList } from './data.ts';
@@ -71,6 +73,11 @@ export interface ImportDefects4jOptions {
   classpath?: string[];
   /** a JSON file of bug reports, {"<id>": {"title", "body"}} (id: "1" or "Lang-1"); default: the trigger tests' failure */
   descriptions?: string;
+  /**
+   * where the projects' environment exclusion files are (<dir>/<Project>.json, docs/formats/environment-exclusions.md);
+   * default the ones RepairLab ships; false: none (a spec with Defects4J's own exclusions only)
+   */
+  exclusionsDir?: string | false;
   /** progress messages */
   log?: (message: string) => void;
 }
@@ -124,6 +131,8 @@ export function importDefects4j(options: ImportDefects4jOptions): ImportResult {
   // none of the asked bugs exists: a wrong flag; some of them (a range over deprecated ids): reported per bug
   if (missing.length === wanted.length) throw new Defects4jImportError(`bugs ${missing.join(', ')} are not in ${options.project}'s active-bugs.csv (deprecated or unknown)`, activeCsv);
   const descriptions = options.descriptions ? readDescriptions(options.descriptions, options.project) : new Map<number, BugDescription>();
+  const exclusionsDir = options.exclusionsDir ?? SHIPPED_EXCLUSIONS_DIR;
+  const environment = exclusionsDir === false ? undefined : readExclusionsFile(exclusionsDir, options.project);
 
   const outDir = resolve(options.outDir);
   mkdirSync(join(outDir, 'bugs'), { recursive: true });
@@ -139,7 +148,7 @@ export function importDefects4j(options: ImportDefects4jOptions): ImportResult {
     const bugId = `${options.project}-${id}`;
     log(`${bugId}: building the buggy version of ${bug.fixedRevision.slice(0, 12)}`);
     try {
-      imported.push(importOne(options, projectGitDir, projectDir, bug, outDir, brokenEverywhere, descriptions.get(id)));
+      imported.push(importOne(options, projectGitDir, projectDir, bug, outDir, brokenEverywhere, descriptions.get(id), environment));
     } catch (error) {
       const e = error as Defects4jImportError;
       if (!(error instanceof Defects4jImportError)) throw error; // a bug of the importer, not of the data
@@ -170,6 +179,7 @@ function importOne(
   outDir: string,
   brokenEverywhere: string[],
   description: BugDescription | undefined,
+  environment: EnvironmentExclusionsFile | undefined,
 ): ImportedBug {
   const bugId = `${options.project}-${bug.id}`;
   const repoId = `d4j-${bugId}`;
@@ -278,6 +288,12 @@ function importOne(
     };
     const buildOutputs = outputDirs(projectDir);
     const writableDirs = (DEFECTS4J_WRITABLE_DIRS[options.project] ?? []).filter((d) => existsSync(join(fixedDir, d)));
+    // what fails on the fix in the runner's environment and not in Defects4J's, as measured and shipped (not re-measured here)
+    const environmentExcludedTests = shippedExclusionsOf(environment, bugId, failingTests);
+    if (environmentExcludedTests.length) {
+      const days = [...new Set(environmentExcludedTests.map((e) => `${e.measured!.date} on JDK ${e.measured!.jdk}`))].join(', ');
+      options.log?.(`${bugId}: ${environmentExcludedTests.length} test(s) excluded for the environment, as measured ${days} (${exclusionsFilePath(options.exclusionsDir || SHIPPED_EXCLUSIONS_DIR, options.project)})`);
+    }
     const projectLayout: ProjectLayout = {
       sourceDirs: [layout.src, ...recipe.sourceDirs],
       testDirs: [layout.test, ...recipe.testDirs],
@@ -308,6 +324,7 @@ function importOne(
       locale: 'en-US',
       ...(localeData ? { localeData } : {}),
       excludedTests: excluded,
+      ...(environmentExcludedTests.length ? { environmentExcludedTests } : {}),
       ...(encoding.encoding && encoding.encoding !== 'UTF-8' ? { encoding: encoding.encoding } : {}),
       ...(recipe.buildSteps.length ? { buildSteps: recipe.buildSteps } : {}),
       ...(suite ? { suiteFiles: suite } : {}),

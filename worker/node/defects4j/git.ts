@@ -1,7 +1,7 @@
 // git for the Defects4J importer: isolated from the user's configuration (so commit ids depend only on the inputs),
 // never echoing git's stderr to the terminal (an error is reported once, by the importer, with the bug it concerns).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -154,4 +154,14 @@ export function commitTree(gitDir: string, tree: string, parent: string, message
     GIT_COMMITTER_DATE: when,
   };
   return git(['commit-tree', tree, '-p', parent], { gitDir, input: message, env: ident }).trim();
+}
+
+/** The commit of a git checkout whose top folder is `dir`; undefined for a plain folder (or a folder inside another repository). */
+export function checkoutCommit(dir: string): string | undefined {
+  try {
+    const top = git(['rev-parse', '--show-toplevel'], { cwd: dir }).trim();
+    return realpathSync(top) === realpathSync(dir) ? git(['rev-parse', 'HEAD'], { cwd: dir }).trim() : undefined;
+  } catch {
+    return undefined;
+  }
 }
