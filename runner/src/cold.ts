@@ -175,6 +175,11 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     for (const d of layout.sourceDirs) entries.push(['sourceDir', d]);
     for (const s of programSources) entries.push(['programClass', classNameOf(s, layout.sourceDirs)!]);
     for (const s of testSources) entries.push(['testClass', classNameOf(s, layout.testDirs)!]);
+    // the classes the overlay changed: a failing-first run tries the test classes that reach them first (TestOrder)
+    for (const p of Object.keys(job.overlay)) {
+      const changed = classNameOf(p, [...layout.sourceDirs, ...layout.testDirs]);
+      if (changed) entries.push(['changedClass', changed]);
+    }
     const requestFile = path.join(out, 'request.txt');
     await writeRequestFile(requestFile, entries);
     // the answer's key travels on stdin, never in the request file (which the tests can read)
