@@ -88,6 +88,10 @@ export async function benchRealistic(subject: BenchSubject, opts: { fidelity?: b
     // warm-up (not measured): the warm worker starts and compiles the project; the JIT settles on a few validations
     log(`${subject.id}: warming up`);
     for (let i = 0; i < 2; i++) await client.validate(ws(candidates[1] ?? candidates[0]!), subject.layout, subject.tests, { path: 'warm', limits: limits() });
+    // ... and every worker of the pool starts (a batch spreads over them), on the mutants
+    const pool = opts.workers ?? os.availableParallelism();
+    const mutants = candidates.filter((c) => c.kind === 'mutant').slice(0, 2 * pool);
+    if (mutants.length) await client.validateBatch(mutants.map(ws), subject.layout, subject.tests, { path: 'warm', limits: limits() });
 
     const [coldFix, coldFixResult] = await timed(() => client.validate(ws(candidates[0]!), subject.layout, subject.tests, { path: 'cold', limits: limits() }));
     log(`${subject.id}: cold fix ${round(coldFix)} ms (${verdictOf(coldFixResult)})`);
