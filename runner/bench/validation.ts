@@ -4,7 +4,9 @@
 //   ratio         cold_ms / warm_ms
 //   variants_ms   30 distinct variants of the fix validated as write_fix sends them: one batch request
 //   variants_ratio variants_ms / warm_ms (a serial loop would be ~30)
-// Medians over `rounds`. Every request differs in content (a round marker comment) so none is served from the cache.
+// Medians over `rounds`. No request is served from the cache: each round and phase asks with limits of its own (part
+// of the cache key), and the copies of the fix among the variants differ in tokens (trailing `;`), not only in a
+// comment, which the runner's deduplication would see through (verdict-cache.ts).
 // Measures a given bug (`subject`: any bug the engine knows — bundled, imported from Defects4J …), else the bundled
 // demo bug (public/benchmarks/) when present, else (or with bugId 'generated') a generated project.
 import { execFileSync } from 'node:child_process';
@@ -49,7 +51,7 @@ export interface BenchSubject {
   cleanup(): Promise<void>;
 }
 
-async function demoSubject(bugId: string): Promise<BenchSubject | undefined> {
+export async function demoSubject(bugId: string): Promise<BenchSubject | undefined> {
   const specFile = path.join(ROOT, 'public/benchmarks/bugs', `${bugId}.json`);
   if (!existsSync(specFile)) return undefined;
   const bug = BugSpec.parse(JSON.parse(readFileSync(specFile, 'utf8')));
@@ -88,7 +90,7 @@ export async function bugSubject(bug: Pick<BugSpec, 'id' | 'layout' | 'failingTe
 }
 
 /** Fallback subject: a generated project (committed to a temporary git repository) with an off-by-one and 41 tests. */
-async function generatedSubject(): Promise<BenchSubject> {
+export async function generatedSubject(): Promise<BenchSubject> {
   const file = 'src/main/java/gen/Range.java';
   const buggy = 'package gen;\npublic final class Range {\n  public static boolean contains(int lo, int hi, int x) {\n    return x >= lo && x < hi;\n  }\n}\n';
   const tests = Array.from({ length: 40 }, (_, i) => `  @Test public void inside${i}() { assertTrue(Range.contains(0, ${i + 1}, ${i})); }`).join('\n');
@@ -116,7 +118,7 @@ async function generatedSubject(): Promise<BenchSubject> {
 }
 
 /** Lines the fix changed (in the fixed file), where variants mutate. */
-function changedLines(before: string, after: string): number[] {
+export function changedLines(before: string, after: string): number[] {
   const a = before.split('\n');
   return after
     .split('\n')
@@ -124,7 +126,7 @@ function changedLines(before: string, after: string): number[] {
     .filter((i) => i >= 0);
 }
 
-const MUTATIONS: Array<[RegExp, string]> = [
+export const MUTATIONS: Array<[RegExp, string]> = [
   [/<=/, '<'], [/<=/, '>='], [/<=/, '=='], [/<=/, '!='], [/>=/, '>'], [/>=/, '<='],
   [/ < /, ' <= '], [/ < /, ' > '], [/ > /, ' >= '], [/ > /, ' < '], [/==/, '!='], [/!=/, '=='],
   [/ \+ /, ' - '], [/ - /, ' + '], [/&&/, '||'], [/\|\|/, '&&'], [/\b(\d+)\b/, '$1 + 1'], [/\b(\d+)\b/, '$1 - 1'],
@@ -157,7 +159,8 @@ function variantsOf(subject: BenchSubject, base: Record<string, string>, marker:
     }
   }
   for (let i = 0; out.length < VARIANTS; i++) {
-    out.push(Object.fromEntries(Object.entries(subject.fix).map(([f, c]) => [f, `${c}// ${marker} copy ${i}\n`])));
+    // i + 1 empty declarations after the types: the same program, another token sequence (not deduplicated)
+    out.push(Object.fromEntries(Object.entries(subject.fix).map(([f, c]) => [f, `${c}${';'.repeat(i + 1)}// ${marker} copy ${i}\n`])));
   }
   return out;
 }
@@ -175,10 +178,13 @@ export async function benchValidation(opts: { bugId?: string; subject?: BenchSub
     const client = new RunnerClient({ url: runner.url, token: runner.token });
     const base: Record<string, string> = {};
     for (const f of Object.keys(subject.fix)) base[f] = await subject.workspace.read(f).catch(() => '');
+    // limits of their own for every request kind and round: none is answered from the cache (verdict-cache.ts)
+    let phase = 0;
+    const fresh = () => ({ perTestTimeoutMs: 10_000 + ++phase });
     const run = (overlay: Record<string, string>, p: 'warm' | 'cold') => {
       const ws = subject.workspace.fork();
       ws.setOverlay(overlay);
-      return client.validate(ws, subject.layout, subject.tests, { path: p });
+      return client.validate(ws, subject.layout, subject.tests, { path: p, limits: fresh() });
     };
     // the variants of one write_fix as the engine sends them: one batch request
     const runBatch = (overlays: Array<Record<string, string>>) =>
@@ -190,7 +196,7 @@ export async function benchValidation(opts: { bugId?: string; subject?: BenchSub
         }),
         subject.layout,
         subject.tests,
-        { path: 'warm' },
+        { path: 'warm', limits: fresh() },
       );
     const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
       const t0 = performance.now();

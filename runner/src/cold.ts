@@ -195,6 +195,11 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     for (const d of settings.writableDirs) entries.push(['writableDir', path.join(project, d)]);
     for (const s of programSources) entries.push(['programClass', classNameOf(s, layout.sourceDirs)!]);
     for (const s of testSources) entries.push(['testClass', classNameOf(s, layout.testDirs)!]);
+    // the classes the overlay changed: a failing-first run tries the test classes that reach them first (TestOrder)
+    for (const p of Object.keys(job.overlay)) {
+      const changed = classNameOf(p, [...layout.sourceDirs, ...layout.testDirs]);
+      if (changed) entries.push(['changedClass', changed]);
+    }
     const requestFile = path.join(out, 'request.txt');
     await writeRequestFile(requestFile, entries);
     // beside the work directory, not in it: the sandbox sees it only as its read-only /etc/hosts

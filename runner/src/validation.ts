@@ -1,4 +1,5 @@
-// POST /v1/validate: picks the warm or cold path, caches verdicts by content hash, and shapes the result.
+// POST /v1/validate: picks the warm or cold path, shares verdicts between equal candidates (verdict-cache.ts), and
+// shapes the result.
 // POST /v1/validate-batch: many overlays of one snapshot (write_fix's variants), spread over the warm workers.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -12,44 +13,16 @@ import { crossChecked, skipsJudged, toValidationResult, wouldPass, type HarnessA
 import { suiteFilter } from './test-suite.ts';
 import { checkTestEdits } from './test-edit-check.ts';
 import { checkRepoPath } from './store.ts';
+import { stableJson, VerdictCache, verdictKey, type VerdictKey } from './verdict-cache.ts';
 import { WarmStartError, WarmWorker, WorkerPool } from './warm.ts';
 
 type ParsedRequest = z.output<typeof ValidateRequest>;
 type ParsedBatchRequest = z.output<typeof ValidateBatchRequest>;
 
-/** Least-recently-used verdicts keyed by the hash of everything that decides them. */
-class ResultCache {
-  private map = new Map<string, ValidationResult>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): ValidationResult | undefined {
-    const v = this.map.get(key);
-    if (v) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: string, value: ValidationResult): void {
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
-  }
-}
-
-function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 export class ValidationService {
-  private cache = new ResultCache(1000);
+  private cache = new VerdictCache(1000);
+  /** validations under way by cache key: an equal candidate asked meanwhile waits for that verdict, not a JVM */
+  private inflight = new Map<string, Promise<unknown>>();
   /** keys whose warm worker failed to start recently → go cold for a while */
   private warmBroken = new Map<string, number>();
   /** the suite's test ids per (snapshot, layout), from the first clean run of the whole, unpatched-tests suite */
@@ -80,9 +53,7 @@ export class ValidationService {
     }
     // the tests that define the bug are not the patch's to change (400 test-edit), before any work starts
     checkTestEdits(req.overlay, layout, new Set(tree.manifest.files.map((f) => f.path)), req.testEdits);
-    const cacheKey = createHash('sha256')
-      .update(stableJson({ treeId: req.treeId, overlay: req.overlay, layout, tests: req.tests, limits, coverage: req.coverage, path: req.path === 'cold' ? 'cold' : 'warm' }))
-      .digest('hex');
+    const cacheKey = verdictKey({ treeId: req.treeId, layout, tests: req.tests, limits, coverage: req.coverage, path: req.path === 'cold' ? 'cold' : 'warm' }, req.overlay);
     const javaOnly = Object.keys(req.overlay).every((p) => p.endsWith('.java') && [...layout.sourceDirs, ...layout.testDirs].some((d) => p.startsWith(`${d}/`)));
     const warmKey = `${req.treeId}:${createHash('sha256').update(stableJson(layout)).digest('hex').slice(0, 16)}`;
     const tryWarm = req.path !== 'cold' && javaOnly && (this.warmBroken.get(warmKey) ?? 0) < Date.now();
@@ -152,16 +123,38 @@ export class ValidationService {
   }
 
   /** Caches a verdict only from a validation that ended clean (no crash, stop by the clock, timeout, poisoning or refusal). */
-  private remember(cacheKey: string, answer: HarnessAnswer, result: ValidationResult): void {
+  private remember(cacheKey: VerdictKey, answer: HarnessAnswer, result: ValidationResult): void {
     if (clean(answer)) this.cache.set(cacheKey, result);
   }
 
   async validate(req: ParsedRequest): Promise<ValidationResult> {
     const started = Date.now();
     const prep = await this.prepare(req);
+    const { cacheKey } = prep;
+    const cachedResult = () => {
+      const hit = this.cache.get(cacheKey);
+      return hit ? { ...hit, cached: true, timingsMs: { ...hit.timingsMs, total: Date.now() - started } } : undefined;
+    };
+    const hit = cachedResult();
+    if (hit) return hit;
+    const other = this.inflight.get(cacheKey.key);
+    if (other) {
+      await other.catch(() => undefined);
+      // an equal candidate's verdict, unless its run did not end clean (then this one runs on its own)
+      const after = cachedResult();
+      if (after) return after;
+    }
+    const run = this.run(req, prep, started);
+    this.inflight.set(cacheKey.key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inflight.get(cacheKey.key) === run) this.inflight.delete(cacheKey.key);
+    }
+  }
+
+  private async run(req: ParsedRequest, prep: Awaited<ReturnType<ValidationService['prepare']>>, started: number): Promise<ValidationResult> {
     const { layout, limits, tree, cacheKey, warmKey, tryWarm } = prep;
-    const hit = this.cache.get(cacheKey);
-    if (hit) return { ...hit, cached: true, timingsMs: { ...hit.timingsMs, total: Date.now() - started } };
 
     let answer: HarnessAnswer | undefined;
     let path: 'warm' | 'cold' = 'cold';
@@ -211,7 +204,10 @@ export class ValidationService {
       const hit = this.cache.get(p.cacheKey);
       return hit ? { ...hit, cached: true, timingsMs: { ...hit.timingsMs, total: Date.now() - started } } : undefined;
     });
-    const warm = results.flatMap((r, i) => (r === undefined && prepared[i]!.tryWarm ? [i] : []));
+    // candidates equal to an earlier one of the batch (or one under way) wait for its verdict (validate, below)
+    const seen = new Set<string>(this.inflight.keys());
+    const firsts = prepared.map((p) => !seen.has(p.cacheKey.key) && (seen.add(p.cacheKey.key), true));
+    const warm = results.flatMap((r, i) => (r === undefined && firsts[i] && prepared[i]!.tryWarm ? [i] : []));
     const chunks = Math.min(this.pool.size, Math.ceil(warm.length / 2));
     // dealt round-robin: neighbouring variants tend to be alike (cheap failures, full-suite passes, compile errors)
     const batches: number[][] = Array.from({ length: chunks }, (_, c) => warm.filter((_, k) => k % chunks === c));

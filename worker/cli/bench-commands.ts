@@ -2,7 +2,7 @@
 // prints their ratio; none asserts a time (targets are read off the printed figures, see docs/).
 import type { Command } from 'commander';
 import type { BenchSubject } from '../../runner/bench/validation.ts';
-import { print, wholeNumber as positiveInt } from './flags.ts';
+import { oneOf, print, wholeNumber as positiveInt } from './flags.ts';
 import { openNodeLab } from './node-lab.ts';
 
 /** The benchmark subject of a catalogue bug (bundled or registered): its buggy and fixed workspaces from the engine's store. */
@@ -26,6 +26,13 @@ async function registeredSubject(bugId: string): Promise<BenchSubject> {
   return bugSubject(bug, await openWorkspace(session, bug.buggyCommit), await openWorkspace(session, bug.groundTruth.fixedCommit), changed);
 }
 
+/** A bench subject by id: 'generated', a bundled demo bug, or a bug of the catalogue. */
+async function subjectOf(bugId: string): Promise<BenchSubject> {
+  const { demoSubject, generatedSubject } = await import('../../runner/bench/validation.ts');
+  if (bugId === 'generated') return generatedSubject();
+  return (await demoSubject(bugId)) ?? registeredSubject(bugId);
+}
+
 export function registerBenchCommands(program: Command): void {
   const bench = program.command('bench').description('speed benchmarks (ratios measured side by side in one run)');
 
@@ -34,9 +41,18 @@ export function registerBenchCommands(program: Command): void {
     .description('runner: cold vs warm validation of one fix, and 30 variants of it (targets: ratio ≥ 20, variants_ratio ≤ 8)')
     .option('--rounds <n>', 'rounds (medians are reported)', '5')
     .option('--bug <id>', "any bug of the catalogue with a fixed commit (bundled or registered, e.g. an imported Lang-1), or 'generated' for a generated project", 'textkit-1')
+    .option('--candidates <set>', "'variants' (30 variants of the fix in one batch, medians over --rounds) or 'realistic' (the fix and 29 realistic candidates: cold, warm one by one and one batch side by side, per candidate and per kind)", 'variants')
+    .option('--fidelity', "with --candidates realistic: also validate every candidate alone on the whole suite and compare each fast-path verdict with it")
     .option('--json', 'print JSON')
-    .action(async (opts: { rounds: string; bug: string; json?: boolean }) => {
+    .action(async (opts: { rounds: string; bug: string; candidates: string; fidelity?: boolean; json?: boolean }) => {
       const rounds = positiveInt('--rounds', opts.rounds);
+      const set = oneOf('--candidates', opts.candidates, ['variants', 'realistic'] as const);
+      if (set === 'realistic') {
+        const { benchRealistic, realisticText } = await import('../../runner/bench/realistic.ts');
+        const r = await benchRealistic(await subjectOf(opts.bug), { fidelity: !!opts.fidelity, log: opts.json ? undefined : (l) => console.error(l) });
+        print(!!opts.json, r, () => realisticText(r));
+        return;
+      }
       const { benchValidation } = await import('../../runner/bench/validation.ts');
       const subject = opts.bug === 'generated' ? undefined : await registeredSubject(opts.bug);
       const r = await benchValidation({ rounds, bugId: opts.bug, ...(subject ? { subject } : {}) });
@@ -44,6 +60,27 @@ export function registerBenchCommands(program: Command): void {
         `${r.bug}, ${r.rounds} rounds (medians): cold ${r.cold_ms.toFixed(0)} ms, warm ${r.warm_ms.toFixed(0)} ms, ratio ${r.ratio.toFixed(1)}×; ` +
         `${r.variants} variants ${r.variants_ms.toFixed(0)} ms = ${r.variants_ratio.toFixed(1)}× one warm validation`,
       );
+    });
+
+  bench
+    .command('fidelity')
+    .description('every fast-path verdict (test order, deduplication, batches) against the plain whole-suite, one-by-one verdict, over the realistic candidates of each bug')
+    .requiredOption('--bugs <ids>', "comma-separated bugs of the catalogue with a fixed commit (e.g. Cli-1,Lang-1), 'generated', or a bundled bug")
+    .option('--json', 'print JSON')
+    .action(async (opts: { bugs: string; json?: boolean }) => {
+      const { benchRealistic, realisticText } = await import('../../runner/bench/realistic.ts');
+      const ids = opts.bugs.split(',').map((b) => b.trim()).filter(Boolean);
+      if (!ids.length) throw new Error("--bugs: name at least one bug, e.g. --bugs Cli-1,Lang-1 (or 'generated').");
+      const reports = [];
+      for (const id of ids) {
+        const r = await benchRealistic(await subjectOf(id), { fidelity: true, coldMutants: 0, log: opts.json ? undefined : (l) => console.error(l) });
+        reports.push(r);
+        if (!opts.json) console.log(realisticText(r));
+      }
+      const checked = reports.reduce((a, r) => a + (r.fidelity?.checked ?? 0), 0);
+      const agree = reports.reduce((a, r) => a + (r.fidelity?.agree ?? 0), 0);
+      print(!!opts.json, { bugs: ids, checked, agree, reports }, () => `fidelity: ${agree}/${checked} candidates over ${ids.length} bug(s) agree with the plain whole-suite verdict`);
+      if (agree !== checked) process.exitCode = 1;
     });
 
   bench

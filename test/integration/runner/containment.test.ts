@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import type { ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { startTestRunner, type TestRunner, distinctJava } from './helpers.ts';
 import { BUGGY_CALC, CALC, FIXED_CALC, LAYOUT } from './projects.ts';
 
 let runner: TestRunner;
@@ -116,7 +116,7 @@ public class CalcTest {
 
 async function healthyAfter(): Promise<void> {
   const ws = new FakeWorkspace(project());
-  await ws.write(CALC, FIXED_CALC.replace('public class', `// healthy ${Math.random()}\npublic class`));
+  await ws.write(CALC, distinctJava(FIXED_CALC.replace('public class', `// healthy ${Math.random()}\npublic class`)));
   const r = await client.validate(ws, LAYOUT, { mode: 'listed', tests: ['demo.CalcTest::add'] });
   expect(r.tests).toEqual([expect.objectContaining({ id: 'demo.CalcTest::add', status: 'pass' })]);
   expect((await client.health()).ok).toBe(true);

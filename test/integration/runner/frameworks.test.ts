@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { ochiai } from '../../../worker/runner-client/ochiai.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { startTestRunner, type TestRunner, distinctJava } from './helpers.ts';
 import { BUGGY_CALC, CALC, FIXED_CALC, JUNIT3_PROJECT, JUNIT4_PROJECT, JUNIT5_PROJECT, LAYOUT } from './projects.ts';
 
 let runner: TestRunner;
@@ -206,7 +206,7 @@ describe('concurrency', () => {
       const ws = new FakeWorkspace(JUNIT4_PROJECT);
       const good = i % 2 === 0;
       // distinct content per request, so none is served from the cache
-      void ws.write(CALC, `${good ? FIXED_CALC : BUGGY_CALC}// concurrent variant ${i}\n`);
+      void ws.write(CALC, distinctJava(`${good ? FIXED_CALC : BUGGY_CALC}// concurrent variant ${i}\n`));
       return client.validate(ws, LAYOUT, { mode: 'failing-first', tests: ['demo.CalcTest::add'] }).then((r) => ({ good, r }));
     });
     const results = await Promise.all(jobs);

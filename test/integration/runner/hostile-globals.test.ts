@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { useTestRunner } from './helpers.ts';
+import { useTestRunner, distinctJava } from './helpers.ts';
 import { BUGGY_CALC, CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 /** fails when an earlier validation's security property or logging configuration is still in force */
@@ -101,7 +101,7 @@ function validate(overlay: Record<string, string>, path: Path, tests: TestSelect
 }
 
 const statusOf = (r: ValidationResult, id: string) => r.tests.find((t) => t.id === id)?.status;
-const salted = (calc: string) => `// ${Math.random()}\n${calc}`;
+const salted = (calc: string) => distinctJava(`// ${Math.random()}\n${calc}`);
 
 /** Ordinary validations after a hostile one: the fix passes every test (GlobalsTest included), the bug fails; none cached. */
 async function ordinaryAfter(path: Path): Promise<void> {

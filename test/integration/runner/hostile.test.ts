@@ -10,7 +10,7 @@ import { DEFECTS4J_ADD_OPENS } from '../../../worker/contracts/bug.ts';
 import type { TestSelection, ValidationResult } from '../../../worker/contracts/runner-api.ts';
 import { RunnerClient } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace } from './fake-workspace.ts';
-import { startTestRunner, type TestRunner } from './helpers.ts';
+import { startTestRunner, type TestRunner, distinctJava } from './helpers.ts';
 import { BUGGY_CALC, CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 const STATE_TEST = 'src/test/java/demo/StateTest.java';
@@ -79,12 +79,12 @@ const statusOf = (r: ValidationResult, id: string) => r.tests.find((t) => t.id =
 /** Ordinary validations after a hostile one: the fix passes, the bug fails, neither from the cache. */
 async function ordinaryAfter(path: 'warm' | 'cold' | 'auto'): Promise<void> {
   const salt = `// ordinary ${Math.random()}\n`;
-  const fixed = await validate({ [CALC]: salt + FIXED_CALC }, path);
+  const fixed = await validate({ [CALC]: distinctJava(salt + FIXED_CALC) }, path);
   expect(fixed.report).not.toMatch(/refused|crashed/);
   expect(fixed.plausible).toBe(true);
   expect(fixed.cached).toBe(false);
   expect(fixed.tests).toHaveLength(4);
-  const buggy = await validate({ [CALC]: salt + BUGGY_CALC }, path);
+  const buggy = await validate({ [CALC]: distinctJava(salt + BUGGY_CALC) }, path);
   expect(buggy.plausible).toBe(false);
   expect(buggy.cached).toBe(false);
   expect(statusOf(buggy, 'demo.CalcTest::add')).toBe('fail');
@@ -231,7 +231,7 @@ describe('between validations on a warm worker', () => {
     expect(first.path).toBe('warm');
     // later, unrelated buggy validations on the same runner while the forger would be writing
     for (let i = 0; i < 10; i++) {
-      const r = await validate({ [CALC]: `// unrelated ${i} ${Math.random()}\n${BUGGY_CALC}` }, 'warm');
+      const r = await validate({ [CALC]: distinctJava(`// unrelated ${i} ${Math.random()}\n${BUGGY_CALC}`) }, 'warm');
       expect(r.plausible).toBe(false);
       expect(statusOf(r, 'demo.CalcTest::add')).toBe('fail');
     }
@@ -354,7 +354,7 @@ describe('many validations at once', () => {
       kinds.map((kind, i) => {
         const salt = `// concurrent ${i} ${Math.random()}\n`;
         const calc = kind === 'fixed' ? FIXED_CALC : kind === 'buggy' ? BUGGY_CALC : buggyCalcWith(FORGED_JAVA);
-        return validate({ [CALC]: salt + calc }, 'auto');
+        return validate({ [CALC]: distinctJava(salt + calc) }, 'auto');
       }),
     );
     const wrong = results.filter((r, i) => r.plausible !== (kinds[i] === 'fixed'));

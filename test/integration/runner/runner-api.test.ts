@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunnerClient, RunnerError, runnerValidator } from '../../../worker/runner-client/client.ts';
 import { FakeWorkspace, gitBlobOid } from './fake-workspace.ts';
-import { ALLOWED_ORIGIN, startTestRunner, type TestRunner } from './helpers.ts';
+import { ALLOWED_ORIGIN, startTestRunner, type TestRunner, distinctJava } from './helpers.ts';
 import { BUGGY_CALC, CALC, FIXED_CALC, JUNIT4_PROJECT, LAYOUT } from './projects.ts';
 
 let runner: TestRunner;
@@ -201,7 +201,7 @@ describe('validation (JUnit 4, bubblewrap)', () => {
 
   it('serves a repeated validation from the cache', async () => {
     const ws = new FakeWorkspace(JUNIT4_PROJECT);
-    await ws.write(CALC, FIXED_CALC.replace('public class', '// cache probe\npublic class'));
+    await ws.write(CALC, distinctJava(FIXED_CALC.replace('public class', '// cache probe\npublic class')));
     const first = await client.validate(ws, LAYOUT, failing);
     const again = await client.validate(ws, LAYOUT, failing);
     expect(first.cached).toBe(false);

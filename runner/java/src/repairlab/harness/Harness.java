@@ -139,7 +139,11 @@ public final class Harness {
     if (coverage != null) session.hooks = coverage;
     Map<String, Object> out = new LinkedHashMap<>();
     List<String> testClasses = new ArrayList<>(new TreeSet<>(req.all("testClass")));
-    session.run(req.get("mode", "all"), req.all("test"), testClasses);
+    String mode = req.get("mode", "all");
+    List<String> order = mode.equals("failing-first")
+        ? TestOrder.relevantFirst(testClasses, new HashSet<>(req.all("changedClass")), projectClasses, ((ProjectLoader) loader)::bytesOf)
+        : testClasses;
+    session.run(mode, req.all("test"), order);
     out.put("tests", session.resultList());
     out.put("suite", session.suite(testClasses));
     out.put("stopped", session.stopped);
@@ -570,8 +574,15 @@ public final class Harness {
     long t1 = System.currentTimeMillis();
     GlobalState before = new GlobalState(PRIVATE_PIDS);
     session.state = before;
+    String mode = req.get("mode", "all");
+    Set<String> changedClasses = new HashSet<>();
+    for (String path : changedPaths) {
+      String name = WarmProject.classNameOf(path, project.allRoots());
+      if (name != null) changedClasses.add(name);
+    }
+    List<String> order = mode.equals("failing-first") ? TestOrder.relevantFirst(testClasses, changedClasses, projectClasses, loader::bytesOf) : testClasses;
     try {
-      session.run(req.get("mode", "all"), req.all("test"), testClasses);
+      session.run(mode, req.all("test"), order);
     } finally {
       before.restore();
     }
