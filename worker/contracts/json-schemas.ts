@@ -4,10 +4,11 @@ import { BenchmarkIndex, BugSpec } from './bug.ts';
 import { BundleFile } from './bundle.ts';
 import { Cassette } from './cassette.ts';
 import { ExperimentSpec } from './experiment.ts';
+import { RunnerPoolDescriptor } from './pool-descriptor.ts';
 import { StrategySpec } from './strategy.ts';
 import { Trajectory } from './trajectory.ts';
 
 export function formatSchemas(): Record<string, unknown> {
-  const schemas = { bugspec: BugSpec, 'benchmark-index': BenchmarkIndex, trajectory: Trajectory, cassette: Cassette, strategy: StrategySpec, experiment: ExperimentSpec, bundle: BundleFile };
+  const schemas = { bugspec: BugSpec, 'benchmark-index': BenchmarkIndex, trajectory: Trajectory, cassette: Cassette, strategy: StrategySpec, experiment: ExperimentSpec, bundle: BundleFile, 'runner-pool': RunnerPoolDescriptor };
   return Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })]));
 }

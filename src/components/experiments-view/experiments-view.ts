@@ -107,7 +107,8 @@ export class RlExperimentsView extends LitElement {
       if (ended) void this.refreshList();
       return;
     }
-    if (this.open?.record.id !== e.experimentId || e.type === 'stopping') return;
+    // the pool's runners are shown in part 5 of issue 30 (not yet): nothing of a cell changes with them
+    if (this.open?.record.id !== e.experimentId || e.type === 'stopping' || e.type === 'pool') return;
     const cell: CellRecord = e.cell;
     this.open = { ...this.open, cells: [...this.open.cells.filter((c) => c.index !== cell.index), cell].sort((a, b) => a.index - b.index) };
   }
