@@ -36,6 +36,21 @@ export const PoolRunner = z.strictObject({
 });
 export type PoolRunner = z.infer<typeof PoolRunner>;
 
+/** How `pool up` started the runners: a runner its engine ends is started again alike (worker/cli/pool/pool-keeper.ts). */
+export const PoolStart = z.strictObject({
+  sandbox: z.enum(['bwrap', 'docker', 'none']),
+  /** each runner's capacity (its --workers) */
+  capacity: z.number().int().positive(),
+  /** Slurm: the partition, CPUs and memory per runner, and the jobs' time limit (sbatch --time) */
+  partition: z.string().min(1).optional(),
+  cpusPerRunner: z.number().int().positive().optional(),
+  memoryMb: z.number().int().positive().optional(),
+  timeLimit: z.string().min(1).optional(),
+  /** Slurm: where a runner listens — loopback (one machine) or its node's name (a cluster; the runner's --host) */
+  bindHost: z.enum(['loopback', 'node']).optional(),
+});
+export type PoolStart = z.infer<typeof PoolStart>;
+
 export const RunnerPoolDescriptor = z.strictObject({
   schemaVersion: z.literal(POOL_SCHEMA_VERSION),
   kind: z.literal('repairlab-runner-pool'),
@@ -43,6 +58,8 @@ export const RunnerPoolDescriptor = z.strictObject({
   engine: PoolEngine,
   tokenFrom: TokenFrom,
   runners: z.array(PoolRunner).min(1),
+  /** absent for a pool of runners started by hand (engine "static") */
+  started: PoolStart.optional(),
 });
 export type RunnerPoolDescriptor = z.infer<typeof RunnerPoolDescriptor>;
 

@@ -20,6 +20,9 @@ export interface PoolRunnerStatus {
   alive: boolean;
   /** cells it has started this session */
   served: number;
+  /** validations it answered this session, and per minute since the session began */
+  validations: number;
+  validationsPerMinute: number;
 }
 
 /** A cell's hold on a runner; `index` changes when the cell moves to another runner. */
@@ -31,19 +34,25 @@ export class RunnerPool {
   private readonly busy: number[];
   private readonly alive: boolean[];
   private readonly served: number[];
+  private readonly validations: number[];
+  private readonly since = performance.now();
   private readonly affinity = new Map<string, number>();
   private waiters: Array<() => void> = [];
 
+  readonly members: readonly PoolMember[];
+
   constructor(
-    readonly members: readonly PoolMember[],
+    members: readonly PoolMember[],
     private readonly probe: HealthProbe,
     /** a bug's runner fixed before the session (an experiment created with a list of runners deals them out) */
     preferred: Readonly<Record<string, number>> = {},
   ) {
     if (!members.length) throw new Error('A runner pool needs at least one runner.');
+    this.members = [...members];
     this.busy = members.map(() => 0);
     this.alive = members.map(() => true);
     this.served = members.map(() => 0);
+    this.validations = members.map(() => 0);
     for (const [bug, i] of Object.entries(preferred)) if (i < members.length) this.affinity.set(bug, i);
   }
 
@@ -102,13 +111,38 @@ export class RunnerPool {
     return Promise.all(this.members.map((_, i) => this.check(i)));
   }
 
+  /**
+   * A runner started in place of a lost one (its engine ended it: a Slurm job, a process): it takes the lost one's
+   * place and its bugs; cells still running on the old one move off as their runs meet the outage.
+   */
+  replace(index: number, member: PoolMember): void {
+    (this.members as PoolMember[])[index] = member;
+    this.alive[index] = true;
+    this.wakeWaiters();
+  }
+
   /** Whether another runner than `index` is alive (a cell can move there). */
   hasOtherAlive(index: number): boolean {
     return this.alive.some((up, i) => up && i !== index);
   }
 
+  /** A validation a run on runner `index` got an answer to. */
+  noteValidation(index: number): void {
+    this.validations[index]!++;
+  }
+
   status(): PoolRunnerStatus[] {
-    return this.members.map((m, i) => ({ id: m.id, url: m.runner.url, capacity: m.capacity, busy: this.busy[i]!, alive: this.alive[i]!, served: this.served[i]! }));
+    const minutes = Math.max(1e-9, (performance.now() - this.since) / 60_000);
+    return this.members.map((m, i) => ({
+      id: m.id,
+      url: m.runner.url,
+      capacity: m.capacity,
+      busy: this.busy[i]!,
+      alive: this.alive[i]!,
+      served: this.served[i]!,
+      validations: this.validations[i]!,
+      validationsPerMinute: this.validations[i]! / minutes,
+    }));
   }
 
   private wakeWaiters(): void {

@@ -426,9 +426,17 @@ export class ExperimentSession {
    * After an infrastructure failure: when the cell's runner does not answer its health check and another runner is
    * up, the cell moves there (the lease follows) and the failure is the runner's, not an attempt of the cell's.
    */
-  private async moveIfLost(cell: PlannedCell, rec: CellRecord, lease: Lease, reason: string): Promise<boolean> {
-    if (this.stopReason || (await this.pool.check(lease.index)) || !this.pool.hasOtherAlive(lease.index)) return false;
+  private async moveIfLost(cell: PlannedCell, rec: CellRecord, lease: Lease, reason: string, usedUrl: string): Promise<boolean> {
+    if (this.stopReason) return false;
     const from = this.pool.members[lease.index]!.id;
+    if (this.pool.runner(lease.index).url !== usedUrl) {
+      // the lost runner was replaced in its place meanwhile (pool.replace): the run goes on there
+      rec.runnerId = this.pool.members[lease.index]!.id;
+      await this.saveCell(rec);
+      this.settings.onEvent?.({ type: 'cell-moved', experimentId: this.id, cell: structuredClone(rec), from: usedUrl, to: this.pool.runner(lease.index).url, reason });
+      return true;
+    }
+    if ((await this.pool.check(lease.index)) || !this.pool.hasOtherAlive(lease.index)) return false;
     this.pool.release(lease);
     this.emitPool();
     this.wake();
@@ -478,6 +486,7 @@ export class ExperimentSession {
     for (;;) {
       let verdict: RunVerdict;
       let usage: RunUsage = { costUsd: 0, calls: 0, steps: 0 };
+      const usedUrl = this.pool.runner(lease.index).url;
       try {
         const t = await this.attempt(cell, rec, lease);
         verdict = classifyRun(t);
@@ -491,7 +500,7 @@ export class ExperimentSession {
       }
       this.live.delete(cell.index);
       // a lost runner is the pool's business: the run goes on elsewhere, and the cell's attempts are not spent on it
-      if (verdict.transient && verdict.resumable && (await this.moveIfLost(cell, rec, lease, verdict.reason))) continue;
+      if (verdict.transient && verdict.resumable && (await this.moveIfLost(cell, rec, lease, verdict.reason, usedUrl))) continue;
       if (verdict.transient && rec.attempts.length - attemptsBefore + 1 < this.spec.retries.maxAttempts && !this.stopReason) {
         // the run is continued (set aside) or tried afresh; a fresh try keeps the failed run as an attempt, paid for
         rec.attempts.push({ ...(rec.runId ? { runId: rec.runId } : {}), reason: verdict.reason, at: nowIso(), costUsd: verdict.resumable ? 0 : usage.costUsd, calls: verdict.resumable ? 0 : usage.calls });
@@ -534,6 +543,10 @@ export class ExperimentSession {
         if (this.paused) void this.deps.runs.pause(e.runId).catch(() => undefined);
       } else if (e.type === 'step') {
         const s = e.step as TrajStep;
+        if (s.verdict) {
+          this.pool.noteValidation(lease.index);
+          this.emitPool();
+        }
         if (s.response) {
           live.calls++;
           live.costUsd = addCost(live.costUsd, s.costUsd);

@@ -27,6 +27,8 @@ describe('RunnerPool', () => {
     expect(taken).toEqual([1, 1, 0, 1]);
     expect(pool.take('v')).toBeUndefined();
     expect(pool.status().map((r) => r.busy)).toEqual([1, 3]);
+    pool.noteValidation(1);
+    expect(pool.status().map((r) => r.validations)).toEqual([0, 1]);
   });
 
   it("moves a lost runner's bugs to a live one, and takes the runner back when it answers again", async () => {
