@@ -39,6 +39,11 @@ if (existsSync(join(dir, 'vitest-docker.skipped'))) {
 } else {
   count('vitest-docker', 'vitest-docker.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 }
+if (existsSync(join(dir, 'vitest-slurm.skipped'))) {
+  lines.push(`vitest-slurm: NOT RUN — the runner pool on Slurm was not tested: ${readFileSync(join(dir, 'vitest-slurm.skipped'), 'utf8').trim()}`);
+} else {
+  count('vitest-slurm', 'vitest-slurm.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
+}
 count('e2e', 'playwright.json', (r) => ({ p: r.stats.expected + (r.stats.flaky ?? 0), f: r.stats.unexpected }));
 
 console.log('\n' + lines.join('\n'));

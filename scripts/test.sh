@@ -33,6 +33,19 @@ case $? in
   3) cat "$results/docker-sandbox.err" >&2; mv "$results/docker-sandbox.err" "$results/vitest-docker.skipped" ;;
   *) cat "$results/docker-sandbox.err" >&2; echo "failed" > "$results/vitest-docker.check"; status=1 ;;
 esac
+# The runner pool on Slurm (test/integration/pool/pool-slurm.test.ts): scripts/slurm-cluster.sh brings up a
+# single-node cluster where it can (its last line is SLURM_CONF=…); where it cannot (exit 3: not root, no apt), the
+# closing lines say the Slurm pool was not tested, and why. One test, about 3 minutes.
+echo "=== slurm-cluster"
+bash scripts/slurm-cluster.sh >"$results/slurm-cluster.out" 2>"$results/slurm-cluster.err"
+slurm_status=$?
+slurm_conf=$(sed -n 's/^SLURM_CONF=//p' "$results/slurm-cluster.out")
+case $slurm_status in
+  0) step vitest-slurm env SLURM_CONF="$slurm_conf" REPAIRLAB_TEST_SLURM=1 npx vitest run test/integration/pool/pool-slurm.test.ts \
+       --reporter=default --reporter=json --outputFile="$results/vitest-slurm.json" ;;
+  3) cat "$results/slurm-cluster.err" >&2; mv "$results/slurm-cluster.err" "$results/vitest-slurm.skipped" ;;
+  *) cat "$results/slurm-cluster.err" >&2; echo "failed" > "$results/vitest-slurm.check"; status=1 ;;
+esac
 step build npx vite build --logLevel warn
 step e2e npx playwright test
 node scripts/summarize-results.mjs "$results" || status=1

@@ -47,7 +47,7 @@ export interface ThroughputResult {
 }
 
 /** An OpenAI-compatible endpoint that replies at once, streaming the developers' fix of the bug named in the prompt. */
-async function instantModel(fixes: Map<string, string>): Promise<{ baseURL: string; close(): Promise<void> }> {
+export async function instantModel(fixes: Map<string, string>): Promise<{ baseURL: string; close(): Promise<void> }> {
   let calls = 0;
   const server = createServer((req, res) => {
     let body = '';

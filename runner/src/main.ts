@@ -1,8 +1,9 @@
-// Command line: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T]
+// Command line: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T] [--token-file F]
 //   [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR]
 //   [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]
-// Environment fallbacks: REPAIRLAB_RUNNER_PORT, _HOST, _TOKEN, _ORIGINS (comma-separated), _SANDBOX, _WORKERS, _DATA_DIR.
+// Environment fallbacks: REPAIRLAB_RUNNER_PORT, _HOST, _TOKEN, _TOKEN_FILE, _ORIGINS (comma-separated), _SANDBOX, _WORKERS, _DATA_DIR.
 // Without --token / REPAIRLAB_RUNNER_TOKEN the token is the one kept in the data directory (data-dir.ts keptToken).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeIsolation, startRunner } from './index.ts';
 import type { SandboxBackend } from './sandbox.ts';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string' },
+    'token-file': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     sandbox: { type: 'string' },
     'allow-unsandboxed': { type: 'boolean' },
@@ -28,7 +30,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log('Usage: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T] [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR] [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]\nSee docs/runner-api.md.');
+  console.log('Usage: node --import tsx runner/src/main.ts [--port 8765] [--host 127.0.0.1] [--token T] [--token-file F] [--allow-origin URL]... [--sandbox bwrap|docker|none] [--allow-unsandboxed] [--workers N] [--data-dir DIR] [--git-host HOST]... [--heap-mb MB] [--recycle-after N] [--jit c1|tiered]\nSee docs/runner-api.md.');
   process.exit(0);
 }
 
@@ -52,13 +54,28 @@ if (jit !== 'c1' && jit !== 'tiered') {
   console.error(`--jit must be c1 or tiered, got "${jit}"`);
   process.exit(2);
 }
+// a pool's runners share a secret file (`repairlab pool up`): the token is read from it and never printed
+const tokenFile = values['token-file'] ?? env('TOKEN_FILE');
+let fileToken: string | undefined;
+if (tokenFile) {
+  try {
+    fileToken = readFileSync(tokenFile, 'utf8').trim();
+  } catch (e) {
+    console.error(`--token-file ${tokenFile}: cannot read it (${(e as Error).message}); give a file holding the token (repairlab pool up writes one).`);
+    process.exit(2);
+  }
+  if (!fileToken) {
+    console.error(`--token-file ${tokenFile} is empty; put the token in it, or drop --token-file.`);
+    process.exit(2);
+  }
+}
 const origins = values['allow-origin'] ?? env('ORIGINS')?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
 
 try {
   const runner = await startRunner({
     port: int('port', values.port ?? env('PORT')) ?? 8765,
     host: values.host ?? env('HOST'),
-    token: values.token || env('TOKEN'),
+    token: fileToken ?? (values.token || env('TOKEN')),
     allowedOrigins: origins,
     sandbox,
     allowUnsandboxed: values['allow-unsandboxed'] ?? env('ALLOW_UNSANDBOXED') === '1',
@@ -70,9 +87,9 @@ try {
     jit,
   });
   console.log(`RepairLab runner listening on ${runner.url}`);
-  console.log(`Token: ${runner.token}`);
+  console.log(fileToken ? `Token: read from ${tokenFile} (not printed)` : `Token: ${runner.token}`);
   console.log(
-    runner.tokenFile
+    fileToken ? 'Token given by --token-file or REPAIRLAB_RUNNER_TOKEN_FILE (not written elsewhere).' : runner.tokenFile
       ? `Token kept in ${runner.tokenFile} (mode 0600): a restart on this data directory keeps it; --token or REPAIRLAB_RUNNER_TOKEN overrides it.`
       : 'Token given by --token or REPAIRLAB_RUNNER_TOKEN (not written to disk).',
   );

@@ -96,6 +96,18 @@ export function registerBenchCommands(program: Command): void {
     });
 
   bench
+    .command('pool')
+    .description('an experiment on a pool of 1, 2 and 4 local runners side by side (cells and validations per minute), and the scheduler\'s dispatch simulated at 100 runners with the measured times: coordinator overhead per dispatched cell (goal < 1% of a validation)')
+    .option('--bugs <n>', 'bundled bugs (up to 16)', '8')
+    .option('--samples <n>', 'samples per bug', '2')
+    .option('--json', 'print JSON')
+    .action(async (opts: { bugs: string; samples: string; json?: boolean }) => {
+      const { benchPool, poolBenchText } = await import('../../benchmarks/perf/pool.ts');
+      const r = await benchPool({ bugs: positiveInt('--bugs', opts.bugs), samples: positiveInt('--samples', opts.samples), log: opts.json ? undefined : (l) => console.error(l) });
+      print(!!opts.json, r, () => poolBenchText(r));
+    });
+
+  bench
     .command('blame [repoDir] [file]')
     .description("RepairLab's blame vs `git blame` on one file (default: the long-history file of a generated repository; target ≤ 5×)")
     .option('--rev <rev>', 'revision', 'HEAD')

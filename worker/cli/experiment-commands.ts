@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
-import type { ExperimentEvent, ExperimentSession } from '../experiments/scheduler.ts';
+import type { ExperimentEvent, ExperimentSession, SessionSettings } from '../experiments/scheduler.ts';
 import { DEFAULT_KEY_ORIGIN, experimentKeys, type KeyFlags } from './experiment-key.ts';
 import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { print } from './flags.ts';
@@ -45,6 +45,16 @@ const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `$
 
 type Lab = Awaited<ReturnType<typeof openNodeLab>>;
 
+type SessionFlags = RunnerFlags & { json?: boolean; pool?: string };
+
+/**
+ * On a pool a run whose runner stops answering is set aside soon (about 5 s) and continued on another runner, rather
+ * than waiting minutes for the one it had (a single runner's default: runner-outage.ts DEFAULT_RUNNER_WAIT).
+ */
+const POOL_RUNNER_WAIT = { maxRetries: 2, firstDelayMs: 1_000, maxDelayMs: 2_000 };
+/** how often the pool's runners are asked for their health while an experiment runs */
+const POOL_HEALTH_EVERY_MS = 2_000;
+
 /**
  * One session of an experiment (a run, a resume or a retry) with its progress on stderr and Ctrl-C as a stop; the report
  * at the end on stdout. `start` opens the session on the given runners.
@@ -52,16 +62,22 @@ type Lab = Awaited<ReturnType<typeof openNodeLab>>;
 async function runSession(
   lab: Lab,
   record: ExperimentRecord,
-  opts: RunnerFlags & { json?: boolean },
-  start: (runners: RunnerSettings[], onEvent: (e: ExperimentEvent) => void) => Promise<ExperimentSession>,
+  opts: SessionFlags,
+  start: (runners: RunnerSettings[], onEvent: (e: ExperimentEvent) => void, pool?: SessionSettings['pool']) => Promise<ExperimentSession>,
 ): Promise<void> {
   const { parseExperimentSpec } = await import('../contracts/experiment.ts');
   const spec = parseExperimentSpec(record.spec, `experiment ${record.id}`);
   if (spec.runners && opts.runner) throw new Error(`--runner ${opts.runner}: the spec names its runners (${spec.runners.join(', ')}); drop --runner, or the spec's "runners".`);
+  if (opts.pool && (opts.runner || spec.runners)) throw new Error(`--pool ${opts.pool}: the ${opts.runner ? '--runner flag' : "spec's \"runners\""} names runners too; give one of them.`);
   console.error(`experiment ${record.id}: ${record.cells} cells (${record.bugs.length} bugs × ${spec.variants.length} variants × ${spec.samples} samples); if interrupted: repairlab experiment run --resume ${record.id}`);
   let interrupts = 0;
-  const go = async (runners: RunnerSettings[]) => {
+  let keep: ((s: ExperimentSession) => void) | undefined;
+  /** a replacement runner being started: waited for before the command ends, so that the descriptor names it */
+  let keeping: Promise<void> | undefined;
+  const go = async (runners: RunnerSettings[], pool?: SessionSettings['pool']) => {
     const session: ExperimentSession = await start(runners, (e) => {
+      if (e.type === 'pool') return keep?.(session);
+      if (e.type === 'cell-moved') return void console.error(`move ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} from ${e.from} to ${e.to}: its runner was lost; the run goes on there (${e.reason})`);
       if (e.type === 'cell-finished') {
         const p = session.progress();
         const c = e.cell;
@@ -76,7 +92,7 @@ async function runSession(
       } else if (e.type === 'stopping') {
         console.error(`stopping: ${e.reason}; runs in flight finish, the rest are not run`);
       }
-    });
+    }, pool);
     const onSigint = () => {
       if (++interrupts > 1) process.exit(130);
       console.error('Ctrl-C: no new cells start; runs in flight finish (Ctrl-C again quits now; --resume goes on later)');
@@ -90,7 +106,24 @@ async function runSession(
     }
   };
   const token = opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN ?? '';
-  const final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
+  let final: ExperimentRecord;
+  if (opts.pool) {
+    const { readPool, readToken } = await import('./pool/pool-files.ts');
+    const { descriptor } = await readPool(opts.pool);
+    const members = await Promise.all(descriptor.runners.map(async (r) => ({ id: r.id, runner: { url: r.url, token: await readToken(r.tokenFrom ?? descriptor.tokenFrom, r.id, opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN) }, capacity: r.capacity })));
+    if (descriptor.started && (descriptor.engine === 'local' || descriptor.engine === 'slurm')) {
+      // runners this CLI's `pool up` started are started again when their engine ends them
+      const [{ PoolKeeper }, { poolDriver }] = await Promise.all([import('./pool/pool-keeper.ts'), import('./pool-commands.ts')]);
+      const keeper = new PoolKeeper(descriptor, await poolDriver(descriptor.engine), members[0]!.runner.token, (line) => console.error(line));
+      keep = (s) => {
+        if (keeping || s.pool.status().every((r) => r.alive)) return;
+        keeping = keeper.keep(s.pool).finally(() => (keeping = undefined));
+      };
+    }
+    console.error(`pool ${descriptor.name}: ${members.map((m) => `${m.id} ${m.runner.url} (capacity ${m.capacity})`).join(', ')}`);
+    final = await go(members.map((m) => m.runner), { members, healthEveryMs: POOL_HEALTH_EVERY_MS });
+    await keeping;
+  } else final = spec.runners ? await go(spec.runners.map((url) => ({ url, token }))) : await withRunner(opts, (runner) => go([runner]));
   const { buildReport, reportText } = await import('../experiments/report.ts');
   const cells = [...(await lab.experiments.store.cells(final.id)).values()];
   const report = await buildReport(final, spec, cells, lab.trajectory, await lab.reportAnalyses());
@@ -102,6 +135,7 @@ function withSessionOptions(cmd: Command): Command {
   return cmd
     .option('--runner <url>', "runner URL when the spec names none (default: start one in this process)")
     .option('--token <token>', 'runner token (every runner of the spec; default REPAIRLAB_RUNNER_TOKEN)')
+    .option('--pool <name>', "run on a runner pool: a pool's name (`repairlab pool up`) or its descriptor file (docs/formats/runner-pool.md)")
     .option('--api-key-env <name>', 'environment variable holding the model API key (never printed or recorded)', 'OPENAI_API_KEY')
     .option('--api-key-origin <origin>', `the endpoint origin the key is for (default ${DEFAULT_KEY_ORIGIN}); a spec naming another endpoint is refused while the key is set`)
     .option('--json', 'print the report as JSON at the end');
@@ -116,13 +150,13 @@ export function registerExperimentCommands(program: Command): void {
       .description('run an experiment spec (JSON), or go on with a stopped or interrupted one (--resume)')
       .option('--resume <id>', 'go on with this experiment: finished cells are kept, interrupted runs continued, the rest run'),
   )
-    .action(async (specPath: string | undefined, opts: RunnerFlags & KeyFlags & { resume?: string; json?: boolean }) => {
+    .action(async (specPath: string | undefined, opts: SessionFlags & KeyFlags & { resume?: string }) => {
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { canonicalJson } = await import('../llm/prompt-hash.ts');
       const { modelBaseURL } = await import('../llm/provider-presets.ts');
       // the key goes to the spec's endpoint only if it was given for that origin; checked before anything is recorded
       const keysFor = (s: ExperimentSpec) => experimentKeys(modelBaseURL(s.model), process.env[opts.apiKeyEnv], opts);
-      const lab = await openNodeLab();
+      const lab = await openNodeLab(opts.pool ? { runs: { runnerWait: POOL_RUNNER_WAIT } } : {});
       const { experiments } = lab;
       let record;
       let apiKeys;
@@ -138,7 +172,7 @@ export function registerExperimentCommands(program: Command): void {
         apiKeys = keysFor(parseExperimentSpec(json, specPath));
         record = await experiments.create(json, specPath);
       }
-      await runSession(lab, record, opts, (runners, onEvent) => experiments.run(record.id, { runners, apiKeys, onEvent }));
+      await runSession(lab, record, opts, (runners, onEvent, pool) => experiments.run(record.id, { runners, apiKeys, onEvent, ...(pool ? { pool } : {}) }));
     });
 
   withSessionOptions(
@@ -147,7 +181,7 @@ export function registerExperimentCommands(program: Command): void {
       .description('run the cells in an infrastructure error again (an endpoint that could not serve them, a runner that was gone), afresh and nothing else; the failed runs stay as attempts, their cost counted')
       .option('--cells <indices>', 'only these cells, by index (comma-separated; `experiment report <id>` lists the cells in error)'),
   )
-    .action(async (id: string, opts: RunnerFlags & KeyFlags & { cells?: string; json?: boolean }) => {
+    .action(async (id: string, opts: SessionFlags & KeyFlags & { cells?: string }) => {
       const { parseExperimentSpec } = await import('../contracts/experiment.ts');
       const { modelBaseURL } = await import('../llm/provider-presets.ts');
       let cells: number[] | undefined;
@@ -155,10 +189,10 @@ export function registerExperimentCommands(program: Command): void {
         cells = opts.cells.split(',').map((x) => x.trim()).filter(Boolean).map(Number);
         if (!cells.length || cells.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--cells ${opts.cells}: give cell indices, comma-separated (e.g. --cells 3,7).`);
       }
-      const lab = await openNodeLab();
+      const lab = await openNodeLab(opts.pool ? { runs: { runnerWait: POOL_RUNNER_WAIT } } : {});
       const record = await lab.experiments.get(id);
       const apiKeys = experimentKeys(modelBaseURL(parseExperimentSpec(record.spec, `experiment ${id}`).model), process.env[opts.apiKeyEnv], opts);
-      await runSession(lab, record, opts, (runners, onEvent) => lab.experiments.retry(id, { runners, apiKeys, onEvent }, cells));
+      await runSession(lab, record, opts, (runners, onEvent, pool) => lab.experiments.retry(id, { runners, apiKeys, onEvent, ...(pool ? { pool } : {}) }, cells));
     });
 
   experiment

@@ -14,6 +14,7 @@ import { registerAnalysisCommands } from './analysis-commands.ts';
 import { registerBenchCommands } from './bench-commands.ts';
 import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
+import { registerPoolCommands } from './pool-commands.ts';
 import { registerShareCommands } from './share-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/runner-errors.ts';
@@ -325,6 +326,7 @@ registerAnalysisCommands(program);
 registerBenchCommands(program);
 registerDefects4jCommands(program);
 registerExperimentCommands(program);
+registerPoolCommands(program);
 registerShareCommands(program);
 registerStatsCommand(program);
 

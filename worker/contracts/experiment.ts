@@ -175,8 +175,10 @@ export const CellRecord = z.object({
   bugId: z.string(),
   variant: z.string(),
   sample: z.number().int().nonnegative(),
-  /** index into the experiment's runners */
+  /** index into the session's runners (the spec's, or the pool's): the one that served the cell last */
   runner: z.number().int().nonnegative(),
+  /** the pool runner's id (runner-1, …) or URL that served the cell last; a cell moved off a lost runner names the new one */
+  runnerId: z.string().optional(),
   /** running: started (or interrupted: a resume continues it) */
   status: z.union([CellStatus, z.literal('running')]),
   /** the run that counts; set as soon as the run has an id */

@@ -146,6 +146,8 @@ export const ValidationResult = z.object({
   coverage: z
     .array(z.object({ test: TestId, passed: z.boolean(), lines: z.record(z.string(), z.array(z.number().int())) }))
     .optional(),
+  /** set by the client, not sent by the runner: the runner URL that answered (a run's record says which runner served each validation) */
+  runner: z.string().optional(),
 });
 export type ValidationResult = z.infer<typeof ValidationResult>;
 

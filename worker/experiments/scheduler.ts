@@ -17,6 +17,9 @@ import { addCost, classifyRun, runUsage, type RunUsage, type RunVerdict } from '
 import { assignRunners, cellRequest, checkPrices, modelSettings, planCells, resolveBugs, resolveVariants, type PlannedCell } from './plan.ts';
 import { ExperimentStore, newExperimentId } from './experiment-store.ts';
 import { isAttempted } from './report-denominators.ts';
+import type { PoolMember } from '../contracts/pool-descriptor.ts';
+import { RunnerClient } from '../runner-client/client.ts';
+import { RunnerPool, type HealthProbe, type Lease, type PoolRunnerStatus } from './runner-pool.ts';
 
 /** What the scheduler needs of RunManager (its public API). */
 export type CellRuns = Pick<RunManager, 'start' | 'continueRun' | 'get' | 'pause' | 'resume'>;
@@ -42,6 +45,10 @@ export type ExperimentEvent =
   | { type: 'cell-started'; experimentId: string; cell: CellRecord; continued: boolean }
   | { type: 'cell-retry'; experimentId: string; cell: CellRecord; reason: string; inMs: number }
   | { type: 'cell-finished'; experimentId: string; cell: CellRecord }
+  /** a cell whose runner was lost goes on (its run continued, counted once) on another runner */
+  | { type: 'cell-moved'; experimentId: string; cell: CellRecord; from: string; to: string; reason: string }
+  /** the pool's runners after a health check or a change of state (busy/idle, alive/lost) */
+  | { type: 'pool'; experimentId: string; runners: PoolRunnerStatus[] }
   | { type: 'stopping'; experimentId: string; reason: string };
 
 export interface SessionSettings {
@@ -56,7 +63,25 @@ export interface SessionSettings {
    * left as they are. `Experiments.retry` checks the list.
    */
   retry?: readonly number[];
+  /**
+   * A runner pool (contracts/pool-descriptor.ts): its runners replace `runners`, each taking up to its capacity at once;
+   * bugs go to runners as places free up (affinity: a bug stays on its runner while it lives), and a cell whose runner
+   * is lost is continued on another one.
+   */
+  pool?: {
+    members: PoolMember[];
+    /** default: GET /v1/health answered */
+    probe?: HealthProbe;
+    /** health checks every so often while the session runs (default 5 s; 0: only when a run meets an outage) */
+    healthEveryMs?: number;
+  };
 }
+
+/** A runner is up when its /v1/health answers (one quick try: the pool decides what a silence means). */
+export const healthProbe: HealthProbe = async (runner) => {
+  await new RunnerClient({ ...runner, retries: 0, timeoutMs: 5_000 }).health();
+  return true;
+};
 
 export interface ExperimentDeps {
   runs: CellRuns;
@@ -133,7 +158,7 @@ export class Experiments {
     const record = await this.get(id);
     const spec = parseExperimentSpec(record.spec, `the spec recorded with experiment ${id}`);
     const runnersNeeded = Math.max(0, ...Object.values(record.runnerOfBug)) + 1;
-    if (settings.runners.length < runnersNeeded) throw new Error(`Experiment ${id} spreads its bugs over ${runnersNeeded} runners; ${settings.runners.length} given.`);
+    if (!settings.pool && settings.runners.length < runnersNeeded) throw new Error(`Experiment ${id} spreads its bugs over ${runnersNeeded} runners; ${settings.runners.length} given.`);
     const session = new ExperimentSession(this.deps, this.store, record, spec, settings);
     this.sessions.set(id, session);
     void session.done.finally(() => this.sessions.delete(id)).catch(() => undefined);
@@ -164,6 +189,7 @@ export class ExperimentSession {
   private readonly retrying: ReadonlySet<number>;
   /** a retried cell's failed run, kept as an attempt when the cell starts again */
   private readonly failedRuns = new Map<number, CellRecord['attempts'][number]>();
+  readonly pool: RunnerPool;
 
   constructor(
     private readonly deps: ExperimentDeps,
@@ -176,6 +202,14 @@ export class ExperimentSession {
     this.model = modelSettings(spec, settings.apiKeys);
     this.plan = planCells(spec, record.bugs, record.runnerOfBug);
     this.retrying = new Set(settings.retry ?? []);
+    // a list of runners keeps the experiment's dealing of bugs (record.runnerOfBug); a pool deals them as places free up
+    this.pool = settings.pool
+      ? new RunnerPool(settings.pool.members, settings.pool.probe ?? healthProbe)
+      : new RunnerPool(
+          settings.runners.map((runner) => ({ id: runner.url, runner, capacity: spec.concurrency.validations })),
+          healthProbe,
+          record.runnerOfBug,
+        );
     this.started = new Promise((resolve) => (this.markStarted = resolve));
     this.done = this.execute().finally(() => this.markStarted());
   }
@@ -269,8 +303,9 @@ export class ExperimentSession {
     await this.store.put(this.record);
 
     const inFlight = new Map<number, Promise<void>>();
-    const perRunner = new Map<number, number>();
-    const { modelCalls, validations } = this.spec.concurrency;
+    const { modelCalls } = this.spec.concurrency;
+    const healthEvery = this.settings.pool ? (this.settings.pool.healthEveryMs ?? 5_000) : 0;
+    const healthTimer = healthEvery > 0 ? setInterval(() => void this.checkPool(), healthEvery) : undefined;
     for (;;) {
       this.queued = pending.length;
       if (this.stopReason || !pending.length) break;
@@ -284,22 +319,25 @@ export class ExperimentSession {
         await this.nextWake();
         continue;
       }
-      const next = inFlight.size < modelCalls ? pending.findIndex((c) => (perRunner.get(c.runner) ?? 0) < validations) : -1;
+      const next = inFlight.size < modelCalls ? pending.findIndex((c) => this.pool.pick(c.bugId) !== undefined) : -1;
       if (next < 0) {
         this.markStarted();
         await Promise.race([...inFlight.values(), this.nextWake()]);
         continue;
       }
       const [cell] = pending.splice(next, 1) as [PlannedCell];
-      perRunner.set(cell.runner, (perRunner.get(cell.runner) ?? 0) + 1);
-      const run = this.runCell(cell).finally(() => {
+      const lease = this.pool.take(cell.bugId)!;
+      const run = this.runCell(cell, lease).finally(() => {
         inFlight.delete(cell.index);
-        perRunner.set(cell.runner, perRunner.get(cell.runner)! - 1);
+        this.pool.release(lease);
+        this.emitPool();
+        this.wake();
       });
       inFlight.set(cell.index, run);
     }
     this.markStarted();
     await Promise.all(inFlight.values());
+    if (healthTimer) clearInterval(healthTimer);
     this.queued = 0;
     if (this.stopReason) {
       // an interrupted cell keeps its run: a later resume continues it; a cell a retry had not started yet stays in
@@ -366,8 +404,50 @@ export class ExperimentSession {
     }
   }
 
-  private request(cell: PlannedCell) {
-    return cellRequest(this.spec, cell, this.strategies.get(cell.variant.name)!, this.model, this.settings.runners[cell.runner]!);
+  private request(cell: PlannedCell, runner = this.pool.runner(cell.runner)) {
+    return cellRequest(this.spec, cell, this.strategies.get(cell.variant.name)!, this.model, runner);
+  }
+
+  /** Health of every runner; a change is told as a pool event. */
+  private async checkPool(): Promise<void> {
+    const before = JSON.stringify(this.pool.status().map((r) => r.alive));
+    await this.pool.checkAll();
+    if (JSON.stringify(this.pool.status().map((r) => r.alive)) !== before) {
+      this.emitPool();
+      this.wake();
+    }
+  }
+
+  private emitPool(): void {
+    this.settings.onEvent?.({ type: 'pool', experimentId: this.id, runners: this.pool.status() });
+  }
+
+  /**
+   * After an infrastructure failure: when the cell's runner does not answer its health check and another runner is
+   * up, the cell moves there (the lease follows) and the failure is the runner's, not an attempt of the cell's.
+   */
+  private async moveIfLost(cell: PlannedCell, rec: CellRecord, lease: Lease, reason: string, usedUrl: string): Promise<boolean> {
+    if (this.stopReason) return false;
+    const from = this.pool.members[lease.index]!.id;
+    if (this.pool.runner(lease.index).url !== usedUrl) {
+      // the lost runner was replaced in its place meanwhile (pool.replace): the run goes on there
+      rec.runnerId = this.pool.members[lease.index]!.id;
+      await this.saveCell(rec);
+      this.settings.onEvent?.({ type: 'cell-moved', experimentId: this.id, cell: structuredClone(rec), from: usedUrl, to: this.pool.runner(lease.index).url, reason });
+      return true;
+    }
+    if ((await this.pool.check(lease.index)) || !this.pool.hasOtherAlive(lease.index)) return false;
+    this.pool.release(lease);
+    this.emitPool();
+    this.wake();
+    const next = await this.pool.acquire(cell.bugId);
+    lease.index = next.index;
+    rec.runner = next.index;
+    rec.runnerId = this.pool.members[next.index]!.id;
+    await this.saveCell(rec);
+    this.settings.onEvent?.({ type: 'cell-moved', experimentId: this.id, cell: structuredClone(rec), from, to: rec.runnerId, reason });
+    this.emitPool();
+    return true;
   }
 
   private freshCell(cell: PlannedCell, rest: Partial<CellRecord> = {}): CellRecord {
@@ -381,7 +461,7 @@ export class ExperimentSession {
     return { ...(rec.runId ? { runId: rec.runId } : {}), reason: rec.reason, at: rec.finishedAt ?? nowIso(), costUsd: usage.costUsd, calls: usage.calls };
   }
 
-  private async runCell(cell: PlannedCell): Promise<void> {
+  private async runCell(cell: PlannedCell, lease: Lease): Promise<void> {
     const saved = this.cells.get(cell.index);
     const failed = this.failedRuns.get(cell.index);
     // interrupted, or left not-run by a stop with its run unfinished: that run goes on
@@ -394,6 +474,8 @@ export class ExperimentSession {
       delete rec.runId;
     } else rec = continued ? { ...saved!, status: 'running' as const, reason: '' } : this.freshCell(cell);
     delete rec.finishedAt;
+    rec.runner = lease.index;
+    rec.runnerId = this.pool.members[lease.index]!.id;
     // the spec's attempts count from here: a retried cell gets them all again
     const attemptsBefore = failed ? rec.attempts.length : 0;
     this.cells.set(cell.index, rec);
@@ -404,8 +486,9 @@ export class ExperimentSession {
     for (;;) {
       let verdict: RunVerdict;
       let usage: RunUsage = { costUsd: 0, calls: 0, steps: 0 };
+      const usedUrl = this.pool.runner(lease.index).url;
       try {
-        const t = await this.attempt(cell, rec);
+        const t = await this.attempt(cell, rec, lease);
         verdict = classifyRun(t);
         usage = runUsage(t);
       } catch (e) {
@@ -416,6 +499,8 @@ export class ExperimentSession {
         if (t) usage = runUsage(t);
       }
       this.live.delete(cell.index);
+      // a lost runner is the pool's business: the run goes on elsewhere, and the cell's attempts are not spent on it
+      if (verdict.transient && verdict.resumable && (await this.moveIfLost(cell, rec, lease, verdict.reason, usedUrl))) continue;
       if (verdict.transient && rec.attempts.length - attemptsBefore + 1 < this.spec.retries.maxAttempts && !this.stopReason) {
         // the run is continued (set aside) or tried afresh; a fresh try keeps the failed run as an attempt, paid for
         rec.attempts.push({ ...(rec.runId ? { runId: rec.runId } : {}), reason: verdict.reason, at: nowIso(), costUsd: verdict.resumable ? 0 : usage.costUsd, calls: verdict.resumable ? 0 : usage.calls });
@@ -445,8 +530,8 @@ export class ExperimentSession {
   }
 
   /** One run of the cell: a recorded run that finished is only read, an interrupted one continued, else a new one. */
-  private async attempt(cell: PlannedCell, rec: CellRecord): Promise<Trajectory> {
-    const runner = this.settings.runners[cell.runner]!;
+  private async attempt(cell: PlannedCell, rec: CellRecord, lease: Lease): Promise<Trajectory> {
+    const runner = this.pool.runner(lease.index);
     const live: RunUsage = { costUsd: 0, calls: 0, steps: 0 };
     this.live.set(cell.index, live);
     const onEvent = (e: RunEvent) => {
@@ -458,6 +543,10 @@ export class ExperimentSession {
         if (this.paused) void this.deps.runs.pause(e.runId).catch(() => undefined);
       } else if (e.type === 'step') {
         const s = e.step as TrajStep;
+        if (s.verdict) {
+          this.pool.noteValidation(lease.index);
+          this.emitPool();
+        }
         if (s.response) {
           live.calls++;
           live.costUsd = addCost(live.costUsd, s.costUsd);
@@ -479,7 +568,7 @@ export class ExperimentSession {
       // the run never reached its first record: nothing of it was kept, so it starts afresh
       delete rec.runId;
     }
-    const [t] = await this.deps.runs.start(this.request(cell), onEvent);
+    const [t] = await this.deps.runs.start(this.request(cell, runner), onEvent);
     if (!t) throw new Error(`the run of cell ${cell.index} (${cell.bugId}, ${cell.variant.name}) gave no trajectory`);
     return t;
   }

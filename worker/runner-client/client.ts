@@ -343,8 +343,10 @@ export function runnerValidator(client: RunnerClient, layout: ProjectLayout, def
     ...(opts?.signal ? { signal: opts.signal } : {}),
     ...(opts?.testEdits ? { testEdits: opts.testEdits } : {}),
   });
+  // each verdict names the runner that gave it: in a pool a run's validations may come from more than one
+  const served = (r: ValidationResult): ValidationResult => ({ ...r, runner: client.url });
   return {
-    validate: (workspace, tests, opts) => client.validate(workspace, layout, tests, options(opts)),
-    validateMany: (workspaces, tests, opts) => client.validateBatch(workspaces, layout, tests, options(opts)),
+    validate: async (workspace, tests, opts) => served(await client.validate(workspace, layout, tests, options(opts))),
+    validateMany: async (workspaces, tests, opts) => (await client.validateBatch(workspaces, layout, tests, options(opts))).map(served),
   };
 }

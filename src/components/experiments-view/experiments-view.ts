@@ -5,6 +5,8 @@ import { LitElement, html } from 'lit';
 import type { CellRecord, ExperimentSpec } from '../../../worker/contracts/experiment.ts';
 import type { BugSummary } from '../../../worker/contracts/bug-view.ts';
 import type { ExperimentEvent, ExperimentProgress } from '../../../worker/experiments/scheduler.ts';
+import type { PoolRunnerStatus } from '../../../worker/experiments/runner-pool.ts';
+import { poolHeading, poolRows } from './pool-rows.ts';
 import type { ExperimentListing, ExperimentReportView, ExperimentSnapshot } from '../../../worker/experiments/experiments-api.ts';
 import { Comlink, getEngine } from '../../engine-client.ts';
 import type { Settings } from '../../state/settings.ts';
@@ -42,6 +44,7 @@ export class RlExperimentsView extends LitElement {
     experiments: { state: true },
     open: { state: true },
     progress: { state: true },
+    pool: { state: true },
     report: { state: true },
     building: { state: true },
     error: { state: true },
@@ -52,6 +55,8 @@ export class RlExperimentsView extends LitElement {
   declare experiments: ExperimentListing[];
   declare open: ExperimentSnapshot | undefined;
   declare progress: ExperimentProgress | undefined;
+  /** the runners of the open experiment's session as its last pool event gave them (none before the first) */
+  declare pool: PoolRunnerStatus[] | undefined;
   declare report: ExperimentReportView | undefined;
   declare building: boolean;
   declare error: string | undefined;
@@ -107,6 +112,10 @@ export class RlExperimentsView extends LitElement {
       if (ended) void this.refreshList();
       return;
     }
+    if (e.type === 'pool') {
+      if (this.open?.record.id === e.experimentId) this.pool = e.runners;
+      return;
+    }
     if (this.open?.record.id !== e.experimentId || e.type === 'stopping') return;
     const cell: CellRecord = e.cell;
     this.open = { ...this.open, cells: [...this.open.cells.filter((c) => c.index !== cell.index), cell].sort((a, b) => a.index - b.index) };
@@ -114,6 +123,7 @@ export class RlExperimentsView extends LitElement {
 
   private async openExperiment(id: string) {
     this.error = undefined;
+    if (this.open?.record.id !== id) this.pool = undefined;
     this.opening = id;
     try {
       const engine = getEngine();
@@ -194,6 +204,21 @@ export class RlExperimentsView extends LitElement {
     </div>`;
   }
 
+  /** The session's runners: up or lost, busy or idle, and their validations per minute (pool-rows.ts). */
+  private renderPool() {
+    const runners = this.pool;
+    if (!runners?.length) return '';
+    return html`<section data-testid="experiment-pool">
+      <h3>Runners (${poolHeading(runners)})</h3>
+      <div class="table-wrap"><table class="list">
+        <thead><tr><th>runner</th><th>state</th><th>cells running</th><th>cells started</th><th>validations</th><th>validations / min</th></tr></thead>
+        <tbody>${poolRows(runners).map(
+          (r) => html`<tr data-runner=${r.id} data-state=${r.state}><td class="nowrap" title=${r.url}>${r.id}</td><td>${r.state}</td><td class="num">${r.running}</td><td class="num">${r.served}</td><td class="num">${r.validations}</td><td class="num">${r.perMinute}</td></tr>`,
+        )}</tbody>
+      </table></div>
+    </section>`;
+  }
+
   /**
    * The cells infrastructure failed (the endpoint could not serve them, the runner was gone): which variant, bug and
    * sample, and the error — with Retry, which runs just them again, afresh, once the cause is mended.
@@ -227,6 +252,7 @@ export class RlExperimentsView extends LitElement {
       <div class="controls" data-testid="experiment-status" data-status=${this.statusWord(o)}>${this.statusWord(o)} ${this.renderControls(o, o.paused)}${o.record.status === 'finished' || o.record.status === 'stopped' ? html`<rl-bundle-download .experimentId=${o.record.id}></rl-bundle-download>` : ''}</div>
       ${o.record.status === 'finished' && !hasErrors ? '' : html`<rl-endpoint-key .baseURL=${specEndpoint(o.record.spec)}></rl-endpoint-key>`}
       ${this.renderProgress()}
+      ${this.renderPool()}
       ${this.renderErrors(o)}
       <h3>Matrix</h3>
       <rl-experiment-matrix .record=${o.record} .cells=${o.cells}></rl-experiment-matrix>
