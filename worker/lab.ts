@@ -34,6 +34,7 @@ import { withRunCells } from './experiments/run-cells.ts';
 import type { ReportAnalyses } from './experiments/analysis-seam.ts';
 import { experimentFileOf } from './experiments/report-files.ts';
 import { ShareApi } from './share/share-api.ts';
+import { PatchLabelStore } from './records/patch-label-store.ts';
 
 export interface LabOptions {
   /**
@@ -80,7 +81,7 @@ export function createLab(platform: Platform, options: LabOptions): Lab {
   const trajectory = (runId: string) => loadTrajectory(platform.records, runId);
   const reportAnalyses = async (): Promise<ReportAnalyses> => {
     const [{ reportAnalyses: analyses, bugMetaFromWorkspaces }, { loadJavaSyntax }] = await Promise.all([import('./experiments/analyses.ts'), import('./experiments/metrics/index.ts')]);
-    return analyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await options.javaWasm()) });
+    return analyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await options.javaWasm()), labels: () => new PatchLabelStore(platform.records).all() });
   };
   const experimentsApi = new ExperimentsApi(experiments, platform, trajectory, () => engine.listBugs(), reportAnalyses);
   const share = new ShareApi(platform.records, runs);
