@@ -15,6 +15,7 @@ import { registerBenchCommands } from './bench-commands.ts';
 import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerShareCommands } from './share-commands.ts';
+import { registerReviewCommands } from './review-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/runner-errors.ts';
 
@@ -326,6 +327,7 @@ registerBenchCommands(program);
 registerDefects4jCommands(program);
 registerExperimentCommands(program);
 registerShareCommands(program);
+registerReviewCommands(program);
 registerStatsCommand(program);
 
 /**

@@ -43,3 +43,27 @@ export const LabelSet = z.strictObject({
   resolved: z.array(ResolvedLabel),
 });
 export type LabelSet = z.infer<typeof LabelSet>;
+
+/** A label file (`repairlab review export`): the envelope around a LabelSet. */
+export const LabelFile = z.strictObject({
+  kind: z.literal('repairlab-labels'),
+  schemaVersion: z.literal(1),
+  raterLabels: z.array(RaterLabel),
+  resolved: z.array(ResolvedLabel),
+});
+
+/** Reads a label file, refusing malformed ones with the file's name, the offending field and what to do. */
+export function parseLabelFile(text: string, source: string): LabelSet {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${source} is not JSON (${(e as Error).message}): a label file is what \`repairlab review export\` writes (docs/formats/labels.md).`);
+  }
+  const r = LabelFile.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new Error(`${source} is not a label file: ${issue.path.join('.') || '(top level)'}: ${issue.message}. See docs/formats/labels.md (kind "repairlab-labels", schemaVersion 1, raterLabels, resolved).`);
+  }
+  return { raterLabels: r.data.raterLabels, resolved: r.data.resolved };
+}
