@@ -70,8 +70,10 @@ export class RlReviewView extends LitElement {
       .catch((e: unknown) => (this.error = (e as Error).message));
   }
 
-  private async load(): Promise<void> {
+  /** `fresh`: a newly picked queue starts at its first item; a refresh after a label keeps the place */
+  private async load(fresh = false): Promise<void> {
     this.error = undefined;
+    if (fresh) this.index = 0;
     try {
       const target = { experimentId: this.experimentId };
       const [queue, agreement] = await Promise.all([getEngine().reviewQueue(target), getEngine().labelAgreement(target)]);
@@ -138,7 +140,7 @@ export class RlReviewView extends LitElement {
           </select>
         </label>
         <label>Rater <input data-testid="review-rater" .value=${this.rater} @input=${(e: Event) => (this.rater = (e.target as HTMLInputElement).value)} placeholder="your name" /></label>
-        <button class="primary" data-testid="review-load" ?disabled=${!this.experimentId} @click=${() => this.load()}>Load queue</button>
+        <button class="primary" data-testid="review-load" ?disabled=${!this.experimentId} @click=${() => this.load(true)}>Load queue</button>
       </div>
       ${this.error ? html`<p class="error" role="alert" data-testid="review-error">${this.error}</p>` : nothing}
       ${this.queue ? this.renderQueue(this.queue) : html`<p class="muted">Pick an experiment and load its queue.</p>`}
