@@ -34,6 +34,10 @@ import { withRunCells } from './experiments/run-cells.ts';
 import type { ReportAnalyses } from './experiments/analysis-seam.ts';
 import { experimentFileOf } from './experiments/report-files.ts';
 import { ShareApi } from './share/share-api.ts';
+import { PatchLabelStore } from './records/patch-label-store.ts';
+import type { ReviewApi, ReviewTarget } from './experiments/review-api.ts';
+import type { LabelInput } from './records/patch-label-store.ts';
+import type { LabelValue } from './contracts/patch-labels.ts';
 
 export interface LabOptions {
   /**
@@ -58,6 +62,8 @@ export interface LabParts {
   readonly experimentsApi: ExperimentsApi;
   /** bundles: written, opened and replayed */
   readonly share: ShareApi;
+  /** patch review: the queue of plausible patches no exact or AST match decides, raters' labels, agreement (loaded on first use, as the report's analyses) */
+  review(): Promise<ReviewApi>;
   /** tree-sitter Java, loaded once (the RepairAgent and HAFix tools and history sections need it) */
   loadJava(): Promise<JavaAnalyzer>;
   /** a saved run, from the platform's records */
@@ -80,11 +86,16 @@ export function createLab(platform: Platform, options: LabOptions): Lab {
   const trajectory = (runId: string) => loadTrajectory(platform.records, runId);
   const reportAnalyses = async (): Promise<ReportAnalyses> => {
     const [{ reportAnalyses: analyses, bugMetaFromWorkspaces }, { loadJavaSyntax }] = await Promise.all([import('./experiments/analyses.ts'), import('./experiments/metrics/index.ts')]);
-    return analyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await options.javaWasm()) });
+    return analyses({ bugMeta: bugMetaFromWorkspaces(engine), syntax: await loadJavaSyntax(await options.javaWasm()), labels: () => new PatchLabelStore(platform.records).all() });
   };
   const experimentsApi = new ExperimentsApi(experiments, platform, trajectory, () => engine.listBugs(), reportAnalyses);
   const share = new ShareApi(platform.records, runs);
-  const parts: LabParts = { platform, engine, runs, experiments, experimentsApi, share, loadJava, trajectory, reportAnalyses };
+  let reviewApi: Promise<ReviewApi> | undefined;
+  const review = () =>
+    (reviewApi ??= Promise.all([import('./experiments/review-api.ts'), import('./experiments/metrics/index.ts')]).then(
+      ([{ ReviewApi }, { loadJavaSyntax }]) => new ReviewApi(platform.records, trajectory, engine, async () => loadJavaSyntax(await options.javaWasm())),
+    ));
+  const parts: LabParts = { platform, engine, runs, experiments, experimentsApi, share, review, loadJava, trajectory, reportAnalyses };
   return { ...parts, api: labApi(parts) };
 }
 
@@ -171,6 +182,11 @@ function labApi(lab: LabParts) {
     /** an experiment's self-contained HTML report ('html') or an export (cells-csv, bugs-csv, json, predictions): worker/experiments/report-files.ts */
     experimentFile: (id: string, kind: string) => experimentFileOf(experimentsApi, lab.trajectory, id, kind),
     /** sharing (worker/share/share-api.ts): an experiment as a bundle file, a bundle opened here, an experiment's runs replayed from their replies */
+    /** patch review (worker/experiments/review-api.ts): the queue, a rater's label, a resolution, the agreement */
+    reviewQueue: async (target: ReviewTarget) => (await lab.review()).queue(target),
+    labelPatch: async (input: LabelInput) => (await lab.review()).label(input),
+    resolvePatchLabel: async (input: { bugId: string; patchKey: string; label: LabelValue; by: string; note?: string }) => (await lab.review()).resolve(input),
+    labelAgreement: async (target?: ReviewTarget) => (await lab.review()).agreement(target),
     bundleExperiment: (id: string) => share.bundle(id),
     openBundle: (bytes: Uint8Array, source: string, expectedSha256?: string) => share.open(bytes, source, expectedSha256),
     hasExperiment: (id: string) => share.hasExperiment(id),

@@ -16,6 +16,7 @@ import { registerDefects4jCommands } from './defects4j-commands.ts';
 import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerPoolCommands } from './pool-commands.ts';
 import { registerShareCommands } from './share-commands.ts';
+import { registerReviewCommands } from './review-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/runner-errors.ts';
 
@@ -328,6 +329,7 @@ registerDefects4jCommands(program);
 registerExperimentCommands(program);
 registerPoolCommands(program);
 registerShareCommands(program);
+registerReviewCommands(program);
 registerStatsCommand(program);
 
 /**

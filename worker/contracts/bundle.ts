@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Cassette } from './cassette.ts';
 import { CellRecord, ExperimentRecord } from './experiment.ts';
+import { LabelSet } from './patch-labels.ts';
 import { Trajectory } from './trajectory.ts';
 
 export const BUNDLE_SCHEMA_VERSION = 1;
@@ -23,6 +24,8 @@ export const BundleContent = z.object({
   cells: z.array(CellRecord),
   /** every run a cell points at (the counted run and earlier attempts), by run id */
   runs: z.array(BundleRun),
+  /** the patch labels of the runs' final patches (each rater's and the resolved ones); absent when there are none */
+  labels: LabelSet.optional(),
 });
 export type BundleContent = z.infer<typeof BundleContent>;
 

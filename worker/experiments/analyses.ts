@@ -5,8 +5,10 @@
 import { mean, quantileSorted } from 'simple-statistics';
 import type { BugCategory, BugSpec } from '../contracts/bug.ts';
 import type { CellRecord } from '../contracts/experiment.ts';
+import type { LabelSet, LabelValue } from '../contracts/patch-labels.ts';
+import { agreement, resolvedLabels } from './label-agreement.ts';
 import { computeMetrics, filesToRead, SMELLS, type BugMeta, type ErroredSample, type JavaSyntax, type MetricsReport, type RunInput } from './metrics/index.ts';
-import type { AnalysisInput, Exclusions, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
+import type { AnalysisInput, Exclusions, ExperimentMetrics, LabelSummary, ReportAnalyses } from './analysis-seam.ts';
 import { COUNTED_STATUSES, statisticsTable, type StatisticsTable } from './report-statistics.ts';
 
 export const isCounted = (c: CellRecord): boolean => (COUNTED_STATUSES as readonly string[]).includes(c.status) && !!c.runId;
@@ -44,6 +46,8 @@ export interface AnalysisOptions {
   syntax?: JavaSyntax;
   /** significance level of the statistics' plain readings (default 0.05) */
   alpha?: number;
+  /** the stored patch labels (worker/records/patch-label-store.ts): plausible patches labelled correct count as correct */
+  labels?: () => Promise<LabelSet>;
 }
 
 /** The seam's two functions; the statistics reuse the metrics' per-bug table, computed once per input. */
@@ -58,7 +62,7 @@ export function reportAnalyses(options: AnalysisOptions): ReportAnalyses {
     metrics: async (input) => (await metricsOf(input)).metrics,
     statistics: async (input): Promise<StatisticsTable> => {
       const { metrics, categories } = await metricsOf(input);
-      return statisticsTable({ variants: input.spec.variants.map((v) => v.name), cells: input.cells, categories, perBug: metrics.cells, excluded: metrics.excludedCells, alpha: options.alpha ?? 0.05 });
+      return statisticsTable({ variants: input.spec.variants.map((v) => v.name), cells: input.cells, categories, perBug: metrics.cells, excluded: metrics.excludedCells, alpha: options.alpha ?? 0.05, correctness: metrics.trajectories });
     },
   };
 }
@@ -98,8 +102,31 @@ async function experimentMetrics(input: AnalysisInput, options: AnalysisOptions)
   const named = new Set([...runs.map((r) => r.variant), ...errored.map((e) => e.variant)]);
   // the baseline is the spec's first variant, when it has anything to compare
   const baseline = named.has(variants[0]!) ? { baseline: variants[0]! } : {};
-  const report = computeMetrics({ runs, errored, variants, bugs, ks, ...baseline }, options.syntax ? { syntax: options.syntax } : {});
-  return { metrics: { ...report, excludedCells }, categories: new Map(bugs.map((b) => [b.id, b.category])) };
+  const labelSet = (await options.labels?.()) ?? { raterLabels: [], resolved: [] };
+  const labels: Record<string, Record<string, LabelValue>> = {};
+  for (const [key, label] of resolvedLabels(labelSet)) {
+    const [bugId, patchKey] = key.split('\u0000') as [string, string];
+    (labels[bugId] ??= {})[patchKey] = label;
+  }
+  const report = computeMetrics({ runs, errored, variants, bugs, ks, labels, ...baseline }, options.syntax ? { syntax: options.syntax } : {});
+  return { metrics: { ...report, excludedCells, labels: labelSummary(report, labelSet) }, categories: new Map(bugs.map((b) => [b.id, b.category])) };
+}
+
+/** The labels as the report carries them: agreement over this experiment's patches, and what still waits for review. */
+function labelSummary(report: MetricsReport, set: LabelSet): LabelSummary {
+  const mine = new Set(report.trajectories.filter((t) => t.patchKey).map((t) => JSON.stringify([t.bugId, t.patchKey])));
+  const ofMine = <T extends { bugId: string; patchKey: string }>(xs: readonly T[]) => xs.filter((x) => mine.has(JSON.stringify([x.bugId, x.patchKey])));
+  const scoped: LabelSet = { raterLabels: ofMine(set.raterLabels), resolved: ofMine(set.resolved) };
+  const waiting = report.trajectories.filter((t) => t.unlabelled);
+  const byLabel = report.trajectories.filter((t) => t.plausible && t.correctBy !== 'exact-match' && t.correctBy !== 'ast-match');
+  return {
+    ...scoped,
+    agreement: agreement(scoped),
+    plausiblePatches: new Set(report.trajectories.filter((t) => t.plausible).map((t) => JSON.stringify([t.bugId, t.patchKey]))).size,
+    toReview: new Set(byLabel.map((t) => JSON.stringify([t.bugId, t.patchKey]))).size,
+    unlabelledPatches: new Set(waiting.map((t) => JSON.stringify([t.bugId, t.patchKey]))).size,
+    unlabelledRuns: waiting.length,
+  };
 }
 
 // ---- Chart tables: the report's metrics laid out for the Experiments tab's charts (docs/metrics.md, "Charts"). Each

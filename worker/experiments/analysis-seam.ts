@@ -2,7 +2,9 @@
 // report calls, and what the metrics analysis returns. Types only, so neither side imports the other.
 import type { CellRecord, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
+import type { LabelSet } from '../contracts/patch-labels.ts';
 import type { MetricsReport } from './metrics/index.ts';
+import type { Agreement } from './label-agreement.ts';
 
 export interface AnalysisInput {
   experiment: ExperimentRecord;
@@ -30,6 +32,20 @@ export interface Exclusions {
   'missing-run': number;
 }
 
+/** The experiment's patch labels (those of its runs' patches), their agreement, and what still waits for review. */
+export interface LabelSummary extends LabelSet {
+  agreement: Agreement;
+  /** distinct (bug, normalised patch) among the plausible runs */
+  plausiblePatches: number;
+  /** of those, the ones no exact or AST match decides: the review queue */
+  toReview: number;
+  /** of those, the ones with no resolved label yet, and the runs that end with them */
+  unlabelledPatches: number;
+  unlabelledRuns: number;
+}
+
 export interface ExperimentMetrics extends MetricsReport {
   excludedCells: Exclusions;
+  /** absent in reports written before labels existed (bundles keep their report) */
+  labels?: LabelSummary;
 }

@@ -210,17 +210,19 @@ export class ExperimentsApi {
 
 /** A report with its computed sections laid out as the CLI's tables, and the charts' tables. */
 export async function reportViewOf(report: ExperimentReport): Promise<ExperimentReportView> {
-  const { summaryTable, smellTable, toolUseTable, plausibilityTable, table5 } = await import('./report-tables.ts');
+  const { summaryTable, correctnessTable, disagreementTable, smellTable, toolUseTable, plausibilityTable, table5 } = await import('./report-tables.ts');
   const tables: ExperimentReportView['tables'] = [];
   let charts: ChartTables | undefined;
   if (report.metrics.computed) {
-    const m = report.metrics.result as Parameters<typeof summaryTable>[0];
-    tables.push({ name: 'summary', title: 'Per variant and category', table: summaryTable(m) }, { name: 'smells', title: 'Smells', table: smellTable(m) }, { name: 'tool-use', title: 'Tool use', table: toolUseTable(m) });
+    const m = report.metrics.result as Parameters<typeof disagreementTable>[0];
+    tables.push({ name: 'summary', title: 'Per variant and category', table: summaryTable(m) }, { name: 'correctness', title: 'Correct patches (labels)', table: correctnessTable(m) });
+    if (m.labels?.agreement.disagreements.length) tables.push({ name: 'disagreements', title: 'Label disagreements', table: disagreementTable(m) });
+    tables.push({ name: 'smells', title: 'Smells', table: smellTable(m) }, { name: 'tool-use', title: 'Tool use', table: toolUseTable(m) });
     charts = (await import('./analyses.ts')).chartTables(m);
   }
   if (report.statistics.computed) {
     const st = report.statistics.result as Parameters<typeof plausibilityTable>[0];
-    tables.push({ name: 'plausibility', title: 'Plausibility: Cochran / McNemar', table: plausibilityTable(st) }, { name: 'table5', title: 'Steps and cost: Friedman / Wilcoxon (Table 5)', table: table5(st) });
+    tables.push({ name: 'plausibility', title: 'Plausibility: Cochran / McNemar', table: plausibilityTable(st) }, { name: 'correct-tests', title: 'Correct patches: Cochran / McNemar', table: plausibilityTable(st, 'correctness') }, { name: 'table5', title: 'Steps and cost: Friedman / Wilcoxon (Table 5)', table: table5(st) });
   }
   return { report, tables, ...(charts ? { charts } : {}) };
 }

@@ -13,7 +13,7 @@ import { reportCharts } from './report-charts.ts';
 import { chartRoot, svgMarkup, type ChartSvg } from './charts/svg-tree.ts';
 import { modelLabel, runModel } from './provenance.ts';
 import type { StatisticsTable } from './report-statistics.ts';
-import { cellTable, formatNumber, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';
+import { cellTable, correctnessTable, disagreementTable, formatNumber, labelsSentence, plausibilityTable, smellTable, summaryTable, table5, toolUseTable, type Cell, type Table } from './report-tables.ts';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
@@ -216,12 +216,16 @@ ${table(errorCellTable(report.cells), 'error-cells')}`
 ${charts(report, metrics)}
 ${metrics
   ? h`<h2>Metrics per variant and category</h2>${table(summaryTable(metrics), 'table-summary')}
+<h2>Correct patches</h2>${table(correctnessTable(metrics), 'table-correctness')}
+<p data-testid="labels-summary">Correct: plausible and an exact or AST match with the developers' fix, or labelled correct (resolved label). ${labelsSentence(metrics)}</p>
+${metrics.labels?.agreement.disagreements.length ? h`<h3>Disagreements</h3>${table(disagreementTable(metrics), 'table-disagreements')}` : ''}
 <h2>Trajectory smells (share of runs)</h2>${table(smellTable(metrics), 'table-smells')}
 <h2>Tool use</h2>${table(toolUseTable(metrics), 'table-tool-use')}`
   : h`<p class="muted" data-testid="metrics-note">Metrics ${report.metrics.computed ? '' : report.metrics.note}</p>`}
 ${statistics
   ? h`<h2>Statistics (α = ${statistics.alpha})</h2><p>Pairing: ${statistics.pairing}.</p>
 <h3>Plausibility</h3>${table(plausibilityTable(statistics), 'table-plausibility')}
+<h3>Correct patches</h3>${table(plausibilityTable(statistics, 'correctness'), 'table-correct-tests')}
 <h3>Steps and cost (HAFixAgent's Table 5)</h3>${table(table5(statistics), 'table-table5')}`
   : h`<p class="muted" data-testid="statistics-note">Statistics ${report.statistics.computed ? '' : report.statistics.note}</p>`}
 <h2>Cells</h2>

@@ -21,6 +21,8 @@ export interface StatisticsInput {
   perBug: readonly (Pick<CellRow, 'variant' | 'bugId' | 'category' | 'n' | 'plausible' | 'steps' | 'costUsd'> & Partial<Pick<CellRow, 'errored'>>)[];
   excluded: object;
   alpha: number;
+  /** the counted runs' correctness (metrics' trajectory rows): McNemar / Cochran's Q on correct, paired as plausibility */
+  correctness?: readonly { variant: string; bugId: string; sample: number; correct: boolean }[];
 }
 
 export interface Reading {
@@ -81,6 +83,8 @@ export interface StatisticsTable {
   excludedCells: object;
   pairing: string;
   plausibility: PlausibilityRow[];
+  /** the same tests on correct (plausible and exact / AST match or labelled correct; unlabelled counts as not correct) */
+  correctness: PlausibilityRow[];
   measures: MeasureRow[];
 }
 
@@ -109,7 +113,8 @@ export function statisticsTable(input: StatisticsInput): StatisticsTable {
     pairing:
       'plausibility: one row per (bug, sample) that has a counted cell in every variant, samples paired by index (the same seed); ' +
       'steps and cost: one row per bug, the mean over its samples (fixed-by-all: over its plausible samples, bugs every variant fixed)',
-    plausibility: categories.flatMap((c) => plausibilityRow(input, c) ?? []),
+    plausibility: categories.flatMap((c) => binaryRow(input, c, plausibleOutcomes(input), 'plausibility') ?? []),
+    correctness: categories.flatMap((c) => binaryRow(input, c, correctOutcomes(input), 'correct patches') ?? []),
     measures: categories.flatMap((c) => (['steps', 'cost'] as const).flatMap((m) => (['fixed-by-all', 'all-bugs'] as const).map((set) => measureRow(input, c, m, set)))),
   };
 }
@@ -118,15 +123,29 @@ function inCategory(input: StatisticsInput, category: CategoryKey, bugId: string
   return category === 'all' || input.categories.get(bugId) === category;
 }
 
-function plausibilityRow(input: StatisticsInput, category: CategoryKey): PlausibilityRow | undefined {
+interface Outcome {
+  variant: string;
+  bugId: string;
+  sample: number;
+  success: 0 | 1;
+}
+
+const plausibleOutcomes = (input: StatisticsInput): Outcome[] =>
+  input.cells.filter((c) => COUNTED.has(c.status)).map((c) => ({ variant: c.variant, bugId: c.bugId, sample: c.sample, success: c.status === 'plausible' ? 1 : 0 }));
+
+const correctOutcomes = (input: StatisticsInput): Outcome[] =>
+  (input.correctness ?? []).map((r) => ({ variant: r.variant, bugId: r.bugId, sample: r.sample, success: r.correct ? 1 : 0 }));
+
+/** McNemar (two variants) or Cochran's Q (more) on one 0/1 outcome, paired by (bug, sample). */
+function binaryRow(input: StatisticsInput, category: CategoryKey, outcomes: readonly Outcome[], what: string): PlausibilityRow | undefined {
   const k = input.variants.length;
   const byKey = new Map<string, number[]>();
-  for (const c of input.cells) {
+  for (const c of outcomes) {
     const j = input.variants.indexOf(c.variant);
-    if (j < 0 || !COUNTED.has(c.status) || !inCategory(input, category, c.bugId)) continue;
+    if (j < 0 || !inCategory(input, category, c.bugId)) continue;
     const key = JSON.stringify([c.bugId, c.sample]);
     const row = byKey.get(key) ?? new Array<number>(k).fill(NaN);
-    row[j] = c.status === 'plausible' ? 1 : 0;
+    row[j] = c.success;
     byKey.set(key, row);
   }
   const keys = [...byKey.keys()].filter((key) => byKey.get(key)!.every((v) => !Number.isNaN(v))).sort();
@@ -139,7 +158,7 @@ function plausibilityRow(input: StatisticsInput, category: CategoryKey): Plausib
   let omnibus: Reading;
   try {
     const r = k === 2 ? mcnemar(rows) : cochranQ(rows);
-    omnibus = { statistic: r.statistic, pvalue: r.pvalue, ...read(r.pvalue, input.alpha, 'plausibility') };
+    omnibus = { statistic: r.statistic, pvalue: r.pvalue, ...read(r.pvalue, input.alpha, what) };
   } catch (e) {
     if (!(e instanceof StatisticsInputError)) throw e;
     return { ...base, ...notComputed(e.message) };

@@ -68,6 +68,52 @@ export function summaryTable(m: MetricsReport): Table {
   };
 }
 
+/** One row per (variant, category): correct@k, #correct, #unique correct and what still waits for a label (docs/metrics.md, *Correct*). */
+export function correctnessTable(m: MetricsReport): Table {
+  const ks = m.ks.filter((k) => k > 1);
+  return {
+    columns: ['variant', 'category', 'bugs', '#pass', '#correct', '#unique_correct', 'correct@1', ...ks.map((k) => `correct@${k}`), 'unlabelled_runs', 'unlabelled_patches'],
+    rows: m.summary.map((s) => [s.variant, s.category, s.bugs, s.pass, s.correctBugs, s.uniqueCorrect, s.correctAt1, ...ks.map((k) => s.correctAtK[k] ?? null), s.unlabelledTrajectories, s.unlabelledPatches]),
+  };
+}
+
+/** Every label of the experiment's patches: each rater's, then the resolutions (rater column 'resolved by …'). */
+export function labelsTable(m: ExperimentMetrics): Table {
+  return {
+    columns: ['bug', 'patch', 'rater', 'label', 'note', 'at'],
+    rows: [
+      ...(m.labels?.raterLabels ?? []).map((l) => [l.bugId, l.patchKey, l.rater, l.label, l.note ?? null, l.at]),
+      ...(m.labels?.resolved ?? []).map((r) => [r.bugId, r.patchKey, `resolved by ${r.by}`, r.label, r.note ?? null, r.at]),
+    ],
+  };
+}
+
+/** The patches whose raters disagree: each rater's label, and the resolution once made. */
+export function disagreementTable(m: ExperimentMetrics): Table {
+  const raters = m.labels?.agreement.raters ?? [];
+  return {
+    columns: ['bug', 'patch', ...raters, 'resolved'],
+    rows: (m.labels?.agreement.disagreements ?? []).map((d) => [d.bugId, d.patchKey, ...raters.map((r) => d.labels[r] ?? null), d.resolved ?? null]),
+  };
+}
+
+/** The labels in one sentence: agreement, and how many plausible patches still wait for review. */
+export function labelsSentence(m: ExperimentMetrics): string {
+  const l = m.labels;
+  if (!l) return 'This report was made before patch labels: make it again to count them.';
+  const a = l.agreement;
+  const kappa = a.kappa?.kappa;
+  const agreementWords = a.method && kappa !== null && kappa !== undefined
+    ? `${a.method === 'cohen' ? "Cohen's" : "Fleiss'"} κ = ${formatNumber(kappa)} over ${a.kappa!.items} patch${a.kappa!.items === 1 ? '' : 'es'} (${a.raters.join(', ')})`
+    : `agreement: ${a.kappa?.note ?? a.note ?? '—'}`;
+  const open = a.disagreements.filter((d) => !d.resolved).length;
+  return (
+    `${l.plausiblePatches} distinct plausible patch${l.plausiblePatches === 1 ? '' : 'es'}, ${l.plausiblePatches - l.toReview} decided by exact or AST match, ${l.toReview} to review; ` +
+    `${l.unlabelledPatches} still unlabelled (${l.unlabelledRuns} run${l.unlabelledRuns === 1 ? '' : 's'}, counted as not correct). ${agreementWords}; ` +
+    `${a.disagreements.length} disagreement${a.disagreements.length === 1 ? '' : 's'}${a.disagreements.length ? ` (${open} unresolved)` : ''}.`
+  );
+}
+
 /** Share of runs with each smell, plausible vs not (Passerine's Table V), over all categories. */
 export function smellTable(m: MetricsReport): Table {
   const rows = m.summary.filter((s) => s.category === 'all');
@@ -97,11 +143,11 @@ export function cellTable(cells: readonly CellRecord[], m: MetricsReport | undef
 
 const pairLabel = (p: PairRow) => `${p.first} vs ${p.second}`;
 
-/** Plausibility: the omnibus test and its pairwise McNemar tests, one row per (category, pair). */
-export function plausibilityTable(s: StatisticsTable): Table {
+/** Plausibility (or correctness): the omnibus test and its pairwise McNemar tests, one row per (category, pair). */
+export function plausibilityTable(s: StatisticsTable, outcome: 'plausibility' | 'correctness' = 'plausibility'): Table {
   return {
     columns: ['category', 'test', 'N', 'statistic', 'p', 'pair', 'only_first', 'only_second', 'p_pair', 'p_bonferroni', 'p_holm', 'reading'],
-    rows: s.plausibility.flatMap((r) => {
+    rows: (s[outcome] ?? []).flatMap((r) => {
       const head: Cell[] = [r.category, r.test, r.n, r.statistic, r.pvalue];
       if (!r.pairwise.length) return [[...head, null, null, null, null, null, null, r.reading]];
       return r.pairwise.map((p, i) => [...(i === 0 ? head : [r.category, '', '', '', '']), pairLabel(p), p.firstOnly, p.secondOnly, p.pvalue, p.bonferroni, p.holm, i === 0 ? r.reading : p.significant ? `pair significant at α = ${s.alpha} (Bonferroni)` : 'pair not significant (Bonferroni)']);
@@ -143,6 +189,13 @@ export function metricsMarkdown(m: ExperimentMetrics): string {
       `Steps, cost, tokens, wall time, smells and tool use are over the \`runs\` column (runs that ended with the agent's verdict); the paired tests take only (bug, sample) pairs every variant has a verdict for. ` +
       `Not attempted, left out of everything: ${ex['not-run']} not-run, ${ex.running} running cells${ex['missing-run'] ? `; ${ex['missing-run']} whose run record is missing` : ''}. #unique pass: bugs no other variant passes. Cost in USD, wall time in seconds.`,
     '',
+    '## Correct patches',
+    '',
+    markdownTable(correctnessTable(m)),
+    '',
+    'Correct: plausible and an exact or AST match with the developers\' fix, or labelled correct (resolved label; `repairlab review`). ' + labelsSentence(m),
+    ...(m.labels?.agreement.disagreements.length ? ['', '### Disagreements', '', markdownTable(disagreementTable(m))] : []),
+    '',
     '## Trajectory smells (share of runs)',
     '',
     markdownTable(smellTable(m)),
@@ -162,6 +215,10 @@ export function statisticsMarkdown(s: StatisticsTable): string {
     '### Plausibility',
     '',
     markdownTable(plausibilityTable(s)),
+    '',
+    '### Correct patches',
+    '',
+    markdownTable(plausibilityTable(s, 'correctness')),
     '',
     "### Steps and cost (HAFixAgent's Table 5)",
     '',

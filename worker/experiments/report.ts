@@ -5,7 +5,7 @@
 // section left out says so instead of showing numbers.
 import type { CellRecord, ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { AnalysisInput, ExperimentMetrics, ReportAnalyses } from './analysis-seam.ts';
-import { cellTable, csvTable, markdownTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
+import { cellTable, correctnessTable, csvTable, disagreementTable, labelsTable, markdownTable, metricsMarkdown, plausibilityTable, statisticsMarkdown, summaryTable, table5, type Table } from './report-tables.ts';
 import { CELL_STATUSES, DENOMINATOR_RULE, errorCells, variantDenominators, variantRows, variantTable, type VariantRow } from './report-denominators.ts';
 import type { StatisticsTable } from './report-statistics.ts';
 import { modelName } from './plan.ts';
@@ -56,7 +56,7 @@ const metricsOf = (r: ExperimentReport) => (r.metrics.computed ? (r.metrics.resu
 const statisticsOf = (r: ExperimentReport) => (r.statistics.computed ? (r.statistics.result as StatisticsTable) : undefined);
 
 /** The tables `--csv --table <name>` prints: one row per variant (default), per cell, per (variant, category), or the statistics. */
-export const CSV_TABLES = ['variants', 'cells', 'summary', 'plausibility', 'table5'] as const;
+export const CSV_TABLES = ['variants', 'cells', 'summary', 'correctness', 'labels', 'disagreements', 'plausibility', 'correct-tests', 'table5'] as const;
 export type CsvTable = (typeof CSV_TABLES)[number];
 
 export function reportCsv(report: ExperimentReport, table: CsvTable = 'variants'): string {
@@ -68,7 +68,11 @@ export function reportCsv(report: ExperimentReport, table: CsvTable = 'variants'
     variants: () => variantTable(report.variants),
     cells: () => cellTable(report.cells, metricsOf(report)),
     summary: () => summaryTable(need(metricsOf(report), 'metrics')),
+    correctness: () => correctnessTable(need(metricsOf(report), 'metrics')),
+    labels: () => labelsTable(need(metricsOf(report), 'metrics')),
+    disagreements: () => disagreementTable(need(metricsOf(report), 'metrics')),
     plausibility: () => plausibilityTable(need(statisticsOf(report), 'statistics')),
+    'correct-tests': () => plausibilityTable(need(statisticsOf(report), 'statistics'), 'correctness'),
     table5: () => table5(need(statisticsOf(report), 'statistics')),
   };
   return csvTable(tables[table]());
@@ -131,6 +135,7 @@ function metricsLines(report: ExperimentReport): string[] {
     .map(
       (s) =>
         `${s.variant.padEnd(20)} #pass ${s.pass} of ${s.bugs} bug${s.bugs === 1 ? '' : 's'}  #unique ${s.uniquePass}  plausible@${k} ${at(s.plausibleAtK[k])}  valid@${k} ${at(s.validAtK[k])}  exact ${s.exactMatchBugs}  AST ${s.astMatchBugs}` +
+        `  #correct ${s.correctBugs}  correct@1 ${at(s.correctAt1)}  correct@${k} ${at(s.correctAtK[k])}  unlabelled ${s.unlabelledPatches}` +
         `${s.samplesInError ? `  (${s.samplesInError} sample${s.samplesInError === 1 ? '' : 's'} in error counted as not plausible)` : ''}`,
     )
     .concat(['(per category, smells, tool use: --md or --json)']);

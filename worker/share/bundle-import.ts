@@ -7,6 +7,7 @@ import type { RecordStore } from '../contracts/platform.ts';
 import { canonicalJson } from '../llm/prompt-hash.ts';
 import { CELL_COLLECTION, EXPERIMENT_COLLECTION, cellRecordId } from '../experiments/experiment-store.ts';
 import { deleteTrajectory, loadTrajectory, storeRecorder } from '../records/persistence.ts';
+import { PatchLabelStore } from '../records/patch-label-store.ts';
 
 export interface ImportResult {
   experimentId: string;
@@ -17,6 +18,8 @@ export interface ImportResult {
   runsPresent: number;
   /** the experiment was here already with this very content */
   alreadyPresent: boolean;
+  /** patch labels written now (a label this store holds already for the same patch and rater is kept) */
+  labels: number;
 }
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
@@ -57,5 +60,7 @@ export async function importBundle(records: RecordStore, bundle: BundleFile): Pr
     for (const runId of written.runs) await deleteTrajectory(records, runId).catch(() => undefined);
     throw new BundleError(`opening bundle ${bundle.sha256.slice(0, 16)}… failed while writing (${(e as Error).message}); what was written is removed again.`);
   }
-  return { experimentId: experiment.id, cells: cells.length, runs: toWrite.length, runsPresent: runs.length - toWrite.length, alreadyPresent: existing !== undefined && toWrite.length === 0 };
+  // labels last: the experiment is whole without them, and the local labels of the same patches win
+  const labels = bundle.content.labels ? (await new PatchLabelStore(records).merge(bundle.content.labels)).added : 0;
+  return { experimentId: experiment.id, cells: cells.length, runs: toWrite.length, runsPresent: runs.length - toWrite.length, alreadyPresent: existing !== undefined && toWrite.length === 0, labels };
 }

@@ -1,6 +1,8 @@
 // Experiment bundles (docs/formats/bundle.md): collect an experiment from a record store, write it as one
 // gzip-compressed, content-addressed file, and read one back — verifying its hash and every reference inside it
 // before anything is trusted. Platform-neutral (a RecordStore in, bytes out): the page and the CLI share it.
+import { patchKey } from '../diff/normalised-patch.ts';
+import { PatchLabelStore } from '../records/patch-label-store.ts';
 import { BUNDLE_SCHEMA_VERSION, BundleError, BundleFile, type BundleContent, type BundleRun } from '../contracts/bundle.ts';
 import type { RecordStore } from '../contracts/platform.ts';
 import { findKeyLike } from '../contracts/experiment.ts';
@@ -33,7 +35,12 @@ export async function collectBundle(records: RecordStore, id: string): Promise<B
     if (trajectory.status !== 'finished') throw new BundleError(`experiment ${id}: run ${runId} has not finished (${trajectory.status}): continue it (\`repairlab continue ${runId} --llm …\`) before bundling.`);
     runs.push({ trajectory, cassette: cassetteFromTrajectory(trajectory) });
   }
-  const content: BundleContent = { experiment, cells, runs };
+  // the labels of these runs' patches travel with them, so the reader's report counts the same correct patches
+  const patches = new Set(runs.flatMap((r) => (r.trajectory.outcome?.finalPatch ? [JSON.stringify([r.trajectory.bug.id, patchKey(r.trajectory.outcome.finalPatch)])] : [])));
+  const all = await new PatchLabelStore(records).all();
+  const mine = <T extends { bugId: string; patchKey: string }>(xs: T[]) => xs.filter((x) => patches.has(JSON.stringify([x.bugId, x.patchKey])));
+  const labels = { raterLabels: mine(all.raterLabels), resolved: mine(all.resolved) };
+  const content: BundleContent = { experiment, cells, runs, ...(labels.raterLabels.length || labels.resolved.length ? { labels } : {}) };
   // a key must never travel: the spec was checked when it was made, the run configs are whitelisted; check again
   const keyLike = findKeyLike(experiment.spec, ['experiment', 'spec']) ?? runs.map((r) => findKeyLike(r.trajectory.config, ['runs', r.trajectory.runId, 'config'])).find(Boolean);
   if (keyLike) throw new BundleError(`experiment ${id} cannot be bundled: ${keyLike}. A bundle never holds keys.`);

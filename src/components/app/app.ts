@@ -14,12 +14,13 @@ import '../repos-view/repos-view.ts';
 import '../runner-status/runner-status.ts';
 import '../strategy-editor/strategy-editor.ts';
 import '../experiments-view/experiments-view.ts';
+import '../review-view/review-view.ts';
 import '../share/share-bar/share-bar.ts';
 import { appStyles } from './app.styles.ts';
 import { NoticeController, type Notice } from './notices.ts';
 import { currentRunner } from '../../state/runner-session.ts';
 
-type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments';
+type Tab = 'bugs' | 'runs' | 'settings' | 'repositories' | 'strategy' | 'experiments' | 'review';
 
 /**
  * @summary The app shell: header (runner status, tabs, share bar) and the tab shown — bug browser + bug detail + run
@@ -172,6 +173,7 @@ export class RlApp extends LitElement {
     if (this.tab === 'runs') return html`<main class="single wide"><rl-runs-view></rl-runs-view></main>`;
     if (this.tab === 'experiments')
       return html`<main class="single wide"><rl-experiments-view .bugs=${this.bugs} .presets=${this.presets} .settings=${this.settings} @open-run=${(e: CustomEvent<string>) => this.openRun(e.detail)}></rl-experiments-view></main>`;
+    if (this.tab === 'review') return html`<main class="single wide"><rl-review-view></rl-review-view></main>`;
     if (this.tab === 'strategy') return '';
     if (this.tab === 'repositories')
       return html`<main class="single"><rl-repos-view .runnerUrl=${this.settings?.runner.url} .runner=${this.settings ? currentRunner(this.settings.runner) : undefined} @repos-changed=${this.refreshBugs}></rl-repos-view></main>`;
@@ -198,6 +200,7 @@ export class RlApp extends LitElement {
           <button aria-current=${this.tab === 'bugs' ? 'page' : 'false'} @click=${() => (this.tab = 'bugs')}>Bugs</button>
           <button aria-current=${this.tab === 'runs' ? 'page' : 'false'} @click=${() => (this.tab = 'runs')}>Runs</button>
           <button aria-current=${this.tab === 'experiments' ? 'page' : 'false'} @click=${() => (this.tab = 'experiments')}>Experiments</button>
+          <button aria-current=${this.tab === 'review' ? 'page' : 'false'} @click=${() => (this.tab = 'review')}>Review</button>
           <button aria-current=${this.tab === 'strategy' ? 'page' : 'false'} @click=${() => (this.tab = 'strategy')}>Strategy editor</button>
           <button aria-current=${this.tab === 'repositories' ? 'page' : 'false'} @click=${() => (this.tab = 'repositories')}>Repositories</button>
           <button aria-current=${this.tab === 'settings' ? 'page' : 'false'} @click=${() => (this.tab = 'settings')}>Settings</button>

@@ -176,3 +176,35 @@ describe('replayBundle', () => {
     expect(failed.find((r) => r.result === 'failed')!.detail).toMatch(/^the replay could not run: unknown preset "gone-preset"/);
   });
 });
+
+describe('bundles carry patch labels', () => {
+  it("the labels of the runs' patches travel (an unrelated patch's do not) and are added on open, local labels kept", async () => {
+    const { records, runIds } = await recordedExperiment();
+    const { PatchLabelStore } = await import('../../../worker/records/patch-label-store.ts');
+    const { patchKey } = await import('../../../worker/diff/normalised-patch.ts');
+    const t = (await loadTrajectory(records, runIds[1]!))!;
+    const key = patchKey(t.outcome!.finalPatch);
+    const here = new PatchLabelStore(records);
+    await here.label({ bugId: demoBug.id, patchKey: key, rater: 'ana', label: 'correct' });
+    await here.label({ bugId: demoBug.id, patchKey: 'ffffffffffffffff', rater: 'ana', label: 'overfitting' });
+    const content = await collectBundle(records, ID);
+    expect(content.labels!.raterLabels.map((l) => [l.patchKey, l.rater, l.label])).toEqual([[key, 'ana', 'correct']]);
+    const bundle = await readBundle((await writeBundle(content)).bytes, 'b.gz');
+
+    const elsewhere = new MemoryRecordStore();
+    const theirs = new PatchLabelStore(elsewhere);
+    await theirs.label({ bugId: demoBug.id, patchKey: key, rater: 'ana', label: 'unsure' });
+    await theirs.label({ bugId: demoBug.id, patchKey: key, rater: 'ben', label: 'overfitting' });
+    // the local ana label is kept; nothing new from the bundle for this patch and rater
+    expect((await importBundle(elsewhere, bundle)).labels).toBe(0);
+    expect((await theirs.raterLabels()).map((l) => [l.rater, l.label])).toEqual([['ana', 'unsure'], ['ben', 'overfitting']]);
+    const fresh = new MemoryRecordStore();
+    expect((await importBundle(fresh, bundle)).labels).toBe(1);
+    expect((await new PatchLabelStore(fresh).raterLabels()).map((l) => [l.rater, l.label])).toEqual([['ana', 'correct']]);
+  });
+
+  it('an experiment without labels bundles exactly as before (no labels key, so its hash is unchanged)', async () => {
+    const { records } = await recordedExperiment();
+    expect('labels' in (await collectBundle(records, ID))).toBe(false);
+  });
+});

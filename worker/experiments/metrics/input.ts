@@ -2,6 +2,7 @@
 // (category, ground truth). The experiment engine builds this; everything here is plain data except the trajectories'
 // own objects, which are taken as the zod schema made them.
 import type { BugCategory } from '../../contracts/bug.ts';
+import type { LabelValue } from '../../contracts/patch-labels.ts';
 import type { Trajectory } from '../../contracts/trajectory.ts';
 
 export const CATEGORIES: readonly BugCategory[] = ['SL', 'SH', 'SFMH', 'MFMH'];
@@ -53,6 +54,11 @@ export interface MetricsInput {
   baseline?: string;
   /** manual validity judgements by run id (Passerine graded validity by hand); they take precedence over the AST-match proxy */
   validity?: Readonly<Record<string, boolean>>;
+  /**
+   * resolved patch labels, bug id → patch key (worker/diff/normalised-patch.ts patchKey) → label: a plausible patch
+   * labelled correct is correct though not an exact or AST match (docs/metrics.md, *Correct*)
+   */
+  labels?: Readonly<Record<string, Readonly<Record<string, LabelValue>>>>;
 }
 
 /** Refuses input the tables would silently get wrong, naming the offending entry. */

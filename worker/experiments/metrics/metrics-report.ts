@@ -40,6 +40,11 @@ export interface CellRow {
   pass: boolean;
   plausibleAtK: Record<string, number | null>;
   validAtK: Record<string, number | null>;
+  /** samples correct: plausible and an exact / AST match or labelled correct (docs/metrics.md, *Correct*) */
+  correct: number;
+  correctAtK: Record<string, number | null>;
+  /** plausible samples still waiting for a label */
+  unlabelled: number;
   costUsd: Split;
   tokens: Split;
   steps: Split;
@@ -87,6 +92,16 @@ export interface SummaryRow {
   exactMatchBugs: number;
   astMatchBugs: number;
   validBugs: number;
+  /** mean over bugs of correct/n: correct@1 (a lower bound while plausible patches are unlabelled) */
+  correctAt1: number | null;
+  correctAtK: Record<string, number | null>;
+  /** #Correct: bugs with at least one correct sample */
+  correctBugs: number;
+  /** bugs this variant fixes correctly and no other variant in the input does */
+  uniqueCorrect: number;
+  /** plausible runs with no exact / AST match and no resolved label, and how many distinct (bug, patch) they are */
+  unlabelledTrajectories: number;
+  unlabelledPatches: number;
   costUsd: OutcomeSplit;
   unpricedTrajectories: number;
   tokens: OutcomeSplit;
@@ -167,6 +182,7 @@ function cellRow(variant: string, bug: BugMeta, rows: TrajectoryRow[], errored: 
   const n = rows.length + errored;
   const c = rows.filter((r) => r.plausible).length;
   const valid = countOrNull(rows, (r) => r.valid);
+  const correct = rows.filter((r) => r.correct).length;
   const atK = (successes: number | null) => Object.fromEntries(ks.map((k) => [String(k), successes === null || n < k ? null : passAtK(n, successes, k)]));
   return {
     variant,
@@ -181,6 +197,9 @@ function cellRow(variant: string, bug: BugMeta, rows: TrajectoryRow[], errored: 
     pass: c > 0,
     plausibleAtK: atK(c),
     validAtK: atK(valid),
+    correct,
+    correctAtK: atK(correct),
+    unlabelled: rows.filter((r) => r.unlabelled).length,
     costUsd: meanSplit(rows, (r) => r.costUsd),
     tokens: meanSplit(rows, (r) => r.tokens),
     steps: meanSplit(rows, (r) => r.steps),
@@ -203,6 +222,7 @@ function summaryRow(
   cells: readonly CellRow[],
   rows: readonly TrajectoryRow[],
   passedBy: ReadonlyMap<string, ReadonlySet<string>>,
+  correctBy: ReadonlyMap<string, ReadonlySet<string>>,
   baseline: string | undefined,
   ks: readonly number[],
 ): SummaryRow {
@@ -210,6 +230,10 @@ function summaryRow(
   const others = [...passedBy].filter(([v]) => v !== variant).map(([, bugs]) => bugs);
   const knownValid = cells.filter((c) => c.valid !== null).map((c) => ({ n: c.n, c: c.valid! }));
   const problems = cells.map((c) => ({ n: c.n, c: c.plausible }));
+  const correctProblems = cells.map((c) => ({ n: c.n, c: c.correct }));
+  const correctBugs = cells.filter((c) => c.correct > 0).map((c) => c.bugId);
+  const othersCorrect = [...correctBy].filter(([v]) => v !== variant).map(([, bugs]) => bugs);
+  const unlabelled = rows.filter((r) => r.unlabelled);
   const calls = rows.reduce((s, r) => s + r.llmCalls, 0);
   return {
     variant,
@@ -230,6 +254,12 @@ function summaryRow(
     exactMatchBugs: cells.filter((c) => rows.some((r) => r.bugId === c.bugId && r.exactMatch === true)).length,
     astMatchBugs: cells.filter((c) => rows.some((r) => r.bugId === c.bugId && r.astMatch === true)).length,
     validBugs: cells.filter((c) => rows.some((r) => r.bugId === c.bugId && r.valid === true)).length,
+    correctAt1: meanPassAtK(correctProblems, 1).value,
+    correctAtK: Object.fromEntries(ks.map((k) => [String(k), meanPassAtK(correctProblems, k).value])),
+    correctBugs: correctBugs.length,
+    uniqueCorrect: correctBugs.filter((b) => !othersCorrect.some((o) => o.has(b))).length,
+    unlabelledTrajectories: unlabelled.length,
+    unlabelledPatches: new Set(unlabelled.map((r) => JSON.stringify([r.bugId, r.patchKey]))).size,
     costUsd: outcomeSplit(rows, (r) => r.costUsd),
     unpricedTrajectories: rows.filter((r) => r.costUsd === null).length,
     tokens: outcomeSplit(rows, (r) => r.tokens),
@@ -279,7 +309,7 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
   }
   const correctness = correctnessOf(counted, bugs, options.syntax);
   const trajectories = counted
-    .map((run) => trajectoryRow(run, bugs.get(run.bugId)!, correctness.get(run)!, input.validity?.[run.trajectory.runId]))
+    .map((run) => trajectoryRow(run, bugs.get(run.bugId)!, correctness.get(run)!, input.validity?.[run.trajectory.runId], input.labels?.[run.bugId]))
     .sort((a, b) => variants.indexOf(a.variant) - variants.indexOf(b.variant) || bugOrder(input.bugs, a.bugId, b.bugId) || a.sample - b.sample);
 
   const byCell = groupBy(trajectories, (r) => JSON.stringify([r.variant, r.bugId]));
@@ -292,6 +322,7 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     if (rows.length || errors) cells.push(cellRow(variant, bug, rows, errors, ks));
   }
   const passedBy = new Map(variants.map((v) => [v, new Set(cells.filter((c) => c.variant === v && c.pass).map((c) => c.bugId))]));
+  const correctBy = new Map(variants.map((v) => [v, new Set(cells.filter((c) => c.variant === v && c.correct > 0).map((c) => c.bugId))]));
 
   const summary: SummaryRow[] = [];
   const commandsByStep: MetricsReport['commandsByStep'] = [];
@@ -302,7 +333,7 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
       const cs = cells.filter((c) => c.variant === variant && inCategory(c));
       if (!cs.length) continue;
       const rows = trajectories.filter((r) => r.variant === variant && inCategory(r));
-      summary.push(summaryRow(variant, category, cs, rows, passedBy, input.baseline, ks));
+      summary.push(summaryRow(variant, category, cs, rows, passedBy, correctBy, input.baseline, ks));
       commandsByStep.push(...countCommandsByStep(rows).map((c) => ({ variant, category, ...c })));
       toolUse.push(...countToolUse(rows).map((t) => ({ variant, category, ...t })));
     }

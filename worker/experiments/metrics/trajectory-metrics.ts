@@ -1,5 +1,7 @@
 // Everything the tables need from one finished trajectory, as one plain row.
 import type { BugCategory } from '../../contracts/bug.ts';
+import type { LabelValue } from '../../contracts/patch-labels.ts';
+import { patchKey } from '../../diff/normalised-patch.ts';
 import type { Trajectory } from '../../contracts/trajectory.ts';
 import { stepCommand, type StepCommand } from './commands.ts';
 import type { PatchComparison } from './correctness.ts';
@@ -22,6 +24,15 @@ export interface TrajectoryRow {
   exactMatch: boolean | null;
   astMatch: boolean | null;
   correctnessNote?: string;
+  /** the final patch's identity in labels (normalised: patchKey); null without a patch */
+  patchKey: string | null;
+  /** the resolved label of (bug, patchKey), when there is one */
+  label: LabelValue | null;
+  /** plausible and an exact match, an AST match or labelled correct (see correctBy) */
+  correct: boolean;
+  correctBy: 'exact-match' | 'ast-match' | 'label' | null;
+  /** plausible, no exact or AST match, and no resolved label: waits for review (counted as not correct meanwhile) */
+  unlabelled: boolean;
   steps: number;
   inputTokens: number;
   outputTokens: number;
@@ -63,7 +74,7 @@ function programFilesOf(patch: string | undefined, testDirs: readonly string[] |
   return [...new Set(files)].filter((f) => f !== '/dev/null' && !isUnderTestDir(f, testDirs)).sort();
 }
 
-export function trajectoryRow(run: RunInput, bug: BugMeta, correctness: PatchComparison, annotation: boolean | undefined): TrajectoryRow {
+export function trajectoryRow(run: RunInput, bug: BugMeta, correctness: PatchComparison, annotation: boolean | undefined, labels?: Readonly<Record<string, LabelValue>>): TrajectoryRow {
   const t = run.trajectory;
   const outcome = t.outcome!;
   const commands: StepCommand[] = t.steps.map(stepCommand);
@@ -78,6 +89,10 @@ export function trajectoryRow(run: RunInput, bug: BugMeta, correctness: PatchCom
   if (annotation !== undefined) [valid, validBy] = [annotation, 'annotation'];
   else if (!plausible) [valid, validBy] = [false, 'not-plausible'];
   else [valid, validBy] = correctness.ast === null ? [null, null] : [correctness.ast, 'ast-match'];
+  const finalPatch = outcome.finalPatch ?? '';
+  const key = finalPatch.trim() ? patchKey(finalPatch, bug.testDirs) : null;
+  const label = (key && labels?.[key]) || null;
+  const correctBy: TrajectoryRow['correctBy'] = !plausible ? null : correctness.exact ? 'exact-match' : correctness.ast ? 'ast-match' : label === 'correct' ? 'label' : null;
   return {
     variant: run.variant,
     bugId: run.bugId,
@@ -91,6 +106,11 @@ export function trajectoryRow(run: RunInput, bug: BugMeta, correctness: PatchCom
     exactMatch: correctness.exact,
     astMatch: correctness.ast,
     ...(correctness.note ? { correctnessNote: correctness.note } : {}),
+    patchKey: key,
+    label,
+    correct: correctBy !== null,
+    correctBy,
+    unlabelled: plausible && correctBy === null && label === null,
     steps: outcome.totals.steps,
     inputTokens: outcome.totals.inputTokens,
     outputTokens: outcome.totals.outputTokens,

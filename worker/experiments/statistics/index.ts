@@ -9,3 +9,4 @@ export { rankBiserial, cliffsDelta, signedRankSums } from './effect-sizes.ts';
 export { adjustPValues, bonferroni, holm, type Adjustment } from './adjust.ts';
 export { chiSquareSurvival } from './chi-square.ts';
 export { pairwiseMcNemar, pairwiseWilcoxon, type PairwiseComparison } from './pairwise.ts';
+export { cohenKappa, fleissKappa, type KappaResult } from './kappa.ts';
