@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { LABEL_VALUES, type LabelValue } from '../contracts/patch-labels.ts';
+import type { LabelValue } from '../contracts/patch-labels.ts';
 import type { ReviewItem } from '../experiments/review-queue.ts';
 import type { ReviewTarget } from '../experiments/review-api.ts';
 import type { Agreement } from '../experiments/label-agreement.ts';
@@ -111,10 +111,12 @@ export function registerReviewCommands(program: Command): void {
 
   review
     .command('label <bug> <patchKey> <label>')
-    .description(`one rater's label of one patch (${LABEL_VALUES.join(' | ')}); labelling again replaces it`)
+    .description("one rater's label of one patch (correct | overfitting | unsure: contracts/patch-labels.ts LABEL_VALUES); labelling again replaces it")
     .requiredOption('--rater <name>', 'who labels')
     .option('--note <text>', 'why')
     .action(async (bug: string, key: string, label: string, opts: { rater: string; note?: string }) => {
+      // the contracts load with the command, not at the CLI's start-up
+      const { LABEL_VALUES } = await import('../contracts/patch-labels.ts');
       const api = await (await openNodeLab()).review();
       const r = await api.label({ bugId: bug, patchKey: key, rater: opts.rater, label: oneOf('<label>', label, LABEL_VALUES), ...(opts.note ? { note: opts.note } : {}) });
       console.log(`${r.rater}: ${r.bugId} ${r.patchKey} ${r.label}`);
@@ -126,6 +128,7 @@ export function registerReviewCommands(program: Command): void {
     .requiredOption('--by <name>', 'who resolved it')
     .option('--note <text>', 'why')
     .action(async (bug: string, key: string, label: string, opts: { by: string; note?: string }) => {
+      const { LABEL_VALUES } = await import('../contracts/patch-labels.ts');
       const api = await (await openNodeLab()).review();
       const r = await api.resolve({ bugId: bug, patchKey: key, label: oneOf('<label>', label, LABEL_VALUES), by: opts.by, ...(opts.note ? { note: opts.note } : {}) });
       console.log(`resolved: ${r.bugId} ${r.patchKey} ${r.label} (by ${r.by})`);

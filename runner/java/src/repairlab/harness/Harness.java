@@ -132,7 +132,8 @@ public final class Harness {
     }
     java.util.function.Supplier<ClassLoader> newLoader = () -> new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
         resourceDirs, coverage == null ? null : coverage::instrument).linkJarsOf(projectClasses);
-    TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), newLoader.get(), projectClasses,
+    ClassLoader loader = newLoader.get();
+    TestSession session = new TestSession(engineFor(req.get("junit", "junit4")), loader, projectClasses,
         req.getLong("perTestTimeoutMs", 10_000), req.getLong("wallClockMs", 120_000));
     if (req.get("testClassLoaders", "shared").equals("per-class")) session.loaderPerClass = newLoader;
     session.excluded.addAll(req.all("exclude"));
