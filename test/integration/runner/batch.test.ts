@@ -140,8 +140,9 @@ describe('batched variants', () => {
     });
     const tests = { mode: 'failing-first' as const, tests: ['demo.CalcTest::add'] };
     const batch = await testRunner.client.validateBatch(forks, LAYOUT, tests, { path: 'warm' });
-    // a different per-test timeout keeps the single validations out of the batch's cache entries
-    const alone = await Promise.all(forks.map((ws) => testRunner.client.validate(ws, LAYOUT, tests, { path: 'warm', limits: { perTestTimeoutMs: 9_999 } })));
+    // a per-test timeout of each its own keeps the single validations out of the batch's cache entries and out of each
+    // other's: variants equal after normalisation (comments, layout) would otherwise share one verdict (verdict-cache.ts)
+    const alone = await Promise.all(forks.map((ws, i) => testRunner.client.validate(ws, LAYOUT, tests, { path: 'warm', limits: { perTestTimeoutMs: 9_999 - i } })));
     expect(alone.every((r) => !r.cached && r.compiledWith === undefined)).toBe(true);
     VARIANTS.forEach((v, i) => {
       expect(verdict(batch[i]!), v.name).toEqual(verdict(alone[i]!));
