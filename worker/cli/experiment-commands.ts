@@ -77,7 +77,7 @@ async function runSession(
   const go = async (runners: RunnerSettings[], pool?: SessionSettings['pool']) => {
     const session: ExperimentSession = await start(runners, (e) => {
       if (e.type === 'pool') return keep?.(session);
-      if (e.type === 'cell-moved') return void console.error(`move ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} from ${e.from} to ${e.to}: its runner was lost; the run goes on there (${e.reason})`);
+      if (e.type === 'cell-moved') return void console.error(`move ${e.cell.bugId} ${e.cell.variant} #${e.cell.sample + 1} ${e.from === e.to ? `to ${e.to}'s replacement` : `from ${e.from} to ${e.to}`}: its runner was lost; the run goes on there (${e.reason})`);
       if (e.type === 'cell-finished') {
         const p = session.progress();
         const c = e.cell;

@@ -45,7 +45,7 @@ export type ExperimentEvent =
   | { type: 'cell-started'; experimentId: string; cell: CellRecord; continued: boolean }
   | { type: 'cell-retry'; experimentId: string; cell: CellRecord; reason: string; inMs: number }
   | { type: 'cell-finished'; experimentId: string; cell: CellRecord }
-  /** a cell whose runner was lost goes on (its run continued, counted once) on another runner */
+  /** a cell whose runner was lost goes on (its run continued, counted once) on another runner, or on its runner's replacement (from === to: runner ids) */
   | { type: 'cell-moved'; experimentId: string; cell: CellRecord; from: string; to: string; reason: string }
   /** the pool's runners after a health check or a change of state (busy/idle, alive/lost) */
   | { type: 'pool'; experimentId: string; runners: PoolRunnerStatus[] }
@@ -433,7 +433,7 @@ export class ExperimentSession {
       // the lost runner was replaced in its place meanwhile (pool.replace): the run goes on there
       rec.runnerId = this.pool.members[lease.index]!.id;
       await this.saveCell(rec);
-      this.settings.onEvent?.({ type: 'cell-moved', experimentId: this.id, cell: structuredClone(rec), from: usedUrl, to: this.pool.runner(lease.index).url, reason });
+      this.settings.onEvent?.({ type: 'cell-moved', experimentId: this.id, cell: structuredClone(rec), from, to: from, reason });
       return true;
     }
     if ((await this.pool.check(lease.index)) || !this.pool.hasOtherAlive(lease.index)) return false;
