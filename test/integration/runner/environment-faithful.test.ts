@@ -266,3 +266,36 @@ describe.each(['cold', 'warm'] as const)('test classes\' static state on the %s 
     ].sort());
   });
 });
+
+// A class loader per test class with the build's output directories: OutputDirsTest makes the validation's class files
+// appear under target/classes; a later test class that reads a class file as a resource makes its own loader write
+// them; a class after that must still find them under target/classes (the class-file directory is the validation's,
+// shared by its loaders, not each loader's, which would delete the one target/classes leads to).
+describe.each(['cold', 'warm'] as const)('a class loader per test class and the output directories on the %s path', (path) => {
+  it('keeps the validation\'s classes where the build puts them after a later test class read one as a resource', async () => {
+    const client = new RunnerClient({ url: testRunner.runner.url, token: testRunner.runner.token });
+    const files = {
+      ...project('target/classes', 'target/test-classes'),
+      'src/test/java/demo/XReadsAClassFileTest.java': `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class XReadsAClassFileTest {
+  @Test public void readsCalcAsAResource() { assertNotNull(getClass().getClassLoader().getResource("demo/Calc.class")); }
+}
+`,
+      'src/test/java/demo/YListsTheOutputTest.java': `package demo;
+import static org.junit.Assert.*;
+import java.io.File;
+import org.junit.Test;
+public class YListsTheOutputTest {
+  @Test public void stillFindsCalcWhereTheBuildPutsIt() { assertTrue(new File("target/classes/demo/Calc.class").isFile()); }
+}
+`,
+    };
+    const r = await client.validate(new FakeWorkspace(files), { ...MAVEN_LAYOUT, testClassLoaders: 'per-class' }, { mode: 'all' }, { path });
+    expect(r.compiled, JSON.stringify(r.diagnostics)).toBe(true);
+    expect(r.tests.map((t) => `${t.id} ${t.status}${t.failure ? ` ${t.failure.exception}: ${t.failure.message}` : ''}`).sort()).toEqual(
+      ['demo.XReadsAClassFileTest::readsCalcAsAResource pass', 'demo.YListsTheOutputTest::stillFindsCalcWhereTheBuildPutsIt pass', ...EXPECTED].sort(),
+    );
+  });
+});

@@ -262,8 +262,25 @@ final class ProjectLoader extends ClassLoader {
     return classFileDir();
   }
 
-  private synchronized Path classFileDir() throws IOException {
-    if (classFileDir != null) return classFileDir;
+  /**
+   * The class-file directory last made, and the compiled classes it was made of: the loaders of one validation (one
+   * per test class, layout.testClassLoaders) share it — the build's output directories may already lead there.
+   */
+  private static Map<String, byte[]> madeOf;
+  private static Path made;
+
+  private Path classFileDir() throws IOException {
+    synchronized (ProjectLoader.class) {
+      if (classFileDir != null) return classFileDir;
+      if (madeOf == memory && made != null && Files.isDirectory(made)) return classFileDir = made;
+      classFileDir = newClassFileDir();
+      madeOf = memory;
+      made = classFileDir;
+      return classFileDir;
+    }
+  }
+
+  private Path newClassFileDir() throws IOException {
     // one such directory per worker at a time: an earlier validation's is stale
     try (java.util.stream.Stream<Path> old = Files.list(classFileScratch)) {
       for (Path p : (Iterable<Path>) old.filter(p -> p.getFileName().toString().startsWith(CLASS_FILE_DIR_PREFIX))::iterator) EcjCompiler.delete(p);
@@ -285,7 +302,7 @@ final class ProjectLoader extends ClassLoader {
       Files.createDirectories(to.getParent());
       Files.write(to, c.getValue());
     }
-    return classFileDir = dir;
+    return dir;
   }
 
   /** Where a class's file goes: under main/ or test/ by its top-level class. */
