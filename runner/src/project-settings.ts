@@ -216,6 +216,7 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
   const internals = layout.jdkInternalPackages?.length ? await jdkInternals(store.dataDir, layout.jdkInternalPackages) : undefined;
   jvmOptions.push(...(internals?.jvmOptions ?? []));
   const bootClassPath = compiler === 'ecj' && upToJava8(target) ? [await java8Api(store.dataDir), ...(internals ? [internals.classDir] : [])] : undefined;
+  const outputDirs = outputDirsOf(layout);
   return {
     ...(bootClassPath ? { bootClassPath } : {}),
     jars: [...uploadedJars, ...projectJars(layout.junit, layout.classpath)],
@@ -230,7 +231,7 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     env: { TZ: timeZone, HOME: userHome },
     excludedTests: allExcludedTests(layout),
     buildSteps: (layout.buildSteps ?? []).map(buildStepEntry),
-    ...(outputDirsOf(layout) ? { outputDirs: outputDirsOf(layout)! } : {}),
+    ...(outputDirs ? { outputDirs } : {}),
     writableDirs: [...new Set(layout.writableDirs ?? [])],
     resolvableHosts: [...new Set(layout.resolvableHosts ?? [])],
     testClassLoaders: layout.testClassLoaders ?? 'shared',

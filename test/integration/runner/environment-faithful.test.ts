@@ -197,9 +197,13 @@ public class ExpectedDataTest {
 };
 
 describe.each(['cold', 'warm'] as const)('program code and the tests\' writable data on the %s path', (path) => {
-  it('cannot rewrite the data a test compares with, and may ask whether it is writable', async () => {
+  // with a loader per test class too: each is a ProjectLoader, whose classes the guard holds to the same rules
+  it.each([
+    ['one loader', 'shared' as const],
+    ['a loader per test class', 'per-class' as const],
+  ])('cannot rewrite the data a test compares with, and may ask whether it is writable (%s)', async (_name, testClassLoaders) => {
     const client = new RunnerClient({ url: testRunner.runner.url, token: testRunner.runner.token });
-    const r = await client.validate(new FakeWorkspace(FORGERY), { ...LAYOUT, writableDirs: ['src/test/data'] }, { mode: 'all' }, { path });
+    const r = await client.validate(new FakeWorkspace(FORGERY), { ...LAYOUT, writableDirs: ['src/test/data'], testClassLoaders }, { mode: 'all' }, { path });
     expect(r.path).toBe(path);
     expect(r.compiled, JSON.stringify(r.diagnostics)).toBe(true);
     expect(r.plausible).toBe(false);
