@@ -26,6 +26,13 @@ describe('unpatchedSelection', () => {
     expect(selection.mode === 'listed' && [...selection.tests].sort()).toEqual(['p.A$Inner::i', 'p.A::a1', 'p.A::a2', 'p.Trigger::t']);
   });
 
+  it("leaves out the tests the fix run skipped: listed, a skip would count as a failure (Cli-36's @Ignore'd BasicParserTest tests)", () => {
+    const fixed = fixRun(ran);
+    fixed.tests[1]!.status = 'skipped';
+    const selection = unpatchedSelection(bug, fixed, new Set(['p.A']));
+    expect(selection.mode === 'listed' && [...selection.tests].sort()).toEqual(['p.A$Inner::i', 'p.A::a1', 'p.Trigger::t']);
+  });
+
   it('runs the whole suite without a list, or when the fix run did not run the whole suite', () => {
     expect(unpatchedSelection(bug, fixRun(ran), undefined)).toEqual({ mode: 'all' });
     expect(unpatchedSelection(bug, fixRun(ran, { stopped: 'wall-clock' }), new Set(['p.A']))).toEqual({ mode: 'all' });

@@ -182,14 +182,15 @@ function testClasses(test: string): string[] {
 /**
  * What the buggy version runs. With Defects4J's relevant test classes (relevant_tests/<id>: the classes whose tests
  * load a class the fix modifies) and a fix run that ran the whole suite: the tests of those classes that the fix run
- * ran, and the trigger tests. Every other test loads no class the fix changes, so it runs on the buggy version as it
+ * ran and did not skip, and the trigger tests. Every other test loads no class the fix changes, so it runs on the buggy version as it
  * ran on the fix, where it passed (or is excluded): running it again decides nothing, and on Math or Lang it is most
  * of the suite. Otherwise the whole suite.
  */
 export function unpatchedSelection(bug: BugSpec, fixed: ValidationResult, relevant: Set<string> | undefined): TestSelection {
   if (!relevant || !fixed.compiled || fixed.stopped !== 'none') return ALL;
   const tests = new Set(bug.failingTests);
-  for (const t of fixed.tests) if (t.status !== 'not-run' && testClasses(t.id).some((c) => relevant.has(c))) tests.add(t.id);
+  // a test the fix run skipped (an @Ignore, an unmet assumption) is not listed: a listed skip counts as a failure
+  for (const t of fixed.tests) if (t.status !== 'not-run' && t.status !== 'skipped' && testClasses(t.id).some((c) => relevant.has(c))) tests.add(t.id);
   return { mode: 'listed', tests: [...tests] };
 }
 
