@@ -13,7 +13,7 @@ describe('Defects4J importer helpers', () => {
     expect(parseTestList(text)).toEqual(['org.a.FooTest::testBar', 'org.a.FooTest$Inner::test2']);
   });
 
-  it('removes a test method with its annotations and Javadoc, braces in strings and comments included', () => {
+  it('empties a test method with its annotations and Javadoc, braces in strings and comments included', () => {
     const source = [
       'public class FooTest {',
       '    @Test',
@@ -35,11 +35,22 @@ describe('Defects4J importer helpers', () => {
       '',
     ].join('\n');
     const edited = removeTestMethod(source, 'broken')!;
-    expect(edited).not.toContain('broken()');
+    // an empty test in its place, as Defects4J's rm_broken_tests.pl leaves it; the timeout and the body are gone
+    expect(edited).toContain('    @org.junit.Test\n    public void broken() {} // Defects4J: a broken test, emptied as rm_broken_tests.pl does\n');
+    expect(edited).not.toContain('timeout');
+    expect(edited).not.toContain('String s');
     expect(edited).not.toContain('/** broken */');
     expect(edited).toContain('public void keep()');
     expect(edited).toContain('public void testBrokenToo()');
     expect(edited.split('{').length).toBe(edited.split('}').length);
     expect(removeTestMethod(source, 'missing')).toBeNull();
+  });
+
+  it("leaves a JUnit 3 class whose only test is broken with a test, so JUnit's TestSuite reports no warning (JacksonDatabind-60)", () => {
+    const source = ['public class TestJava7Types extends BaseMapTest', '{', '    public void testPathRoundtrip() throws Exception', '    {', '        fail("{");', '    }', '}', ''].join('\n');
+    const edited = removeTestMethod(source, 'testPathRoundtrip')!;
+    expect(edited).toBe(['public class TestJava7Types extends BaseMapTest', '{', '    public void testPathRoundtrip() {} // Defects4J: a broken test, emptied as rm_broken_tests.pl does', '}', ''].join('\n'));
+    const jupiter = ['import org.junit.jupiter.api.Test;', 'class T {', '  @Test', '  void x() { throw new Error(); }', '}', ''].join('\n');
+    expect(removeTestMethod(jupiter, 'x')).toContain('  @org.junit.jupiter.api.Test\n  public void x() {}');
   });
 });

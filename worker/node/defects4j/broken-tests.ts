@@ -1,8 +1,14 @@
-// Removing the tests Defects4J knows to be broken (failing_tests/<rev>, dependent_tests, random_tests) from Java sources.
+// Emptying the tests Defects4J knows to be broken (failing_tests/<rev>, dependent_tests, random_tests) in Java sources,
+// as Defects4J's framework/util/rm_broken_tests.pl does: each becomes an empty test method that passes. Removing it
+// instead left a JUnit 3 class whose only test was broken with none, and JUnit's TestSuite then reports a failing
+// `junit.framework.TestSuite$1::warning` ("No tests found in …": JacksonDatabind-60's TestJava7Types).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Removes test method `method` (with its annotations and Javadoc) from Java source; null when not found. */
+/**
+ * Replaces test method `method` (with its annotations and Javadoc) in Java source by an empty test of the same name,
+ * `@Test` kept when it had one (JUnit 4 or 5, by the import the file uses); null when not found.
+ */
 export function removeTestMethod(source: string, method: string): string | null {
   const signature = new RegExp(`^[ \\t]*(?:(?:public|protected|private|static|final|synchronized)\\s+)*void\\s+${method.replace(/\$/g, '\\$')}\\s*\\(`, 'm');
   const match = signature.exec(source);
@@ -33,7 +39,13 @@ export function removeTestMethod(source: string, method: string): string | null 
   if (depth !== 0) return null;
   let end = i + 1;
   if (source[end] === '\n') end++;
-  return source.slice(0, start) + source.slice(end);
+  const cut = source.slice(start, match.index);
+  const indent = /^[ \t]*/.exec(source.slice(match.index))![0];
+  const annotated = /(^|\s)@(org\.junit\.(jupiter\.api\.)?)?Test\b/.test(cut);
+  const jupiter = /^\s*import\s+org\.junit\.jupiter\.api\.(Test|\*)\s*;/m.test(source);
+  const annotation = annotated ? `${indent}@${jupiter ? 'org.junit.jupiter.api.Test' : 'org.junit.Test'}\n` : '';
+  const dummy = `${annotation}${indent}public void ${method}() {} // Defects4J: a broken test, emptied as rm_broken_tests.pl does\n`;
+  return source.slice(0, start) + dummy + source.slice(end);
 }
 
 export function removeBrokenTests(root: string, testDir: string, tests: string[]): { removed: string[]; unmatched: string[] } {

@@ -3,12 +3,12 @@
 //   importDefects4j({ projectRepo, d4jDir, project, bugs, outDir })
 //
 // Per bug, as Defects4J builds it: the buggy version is the FIXED revision with patches/<id>.src.patch
-// applied (the patch goes fixed → buggy) and the tests Defects4J knows to be broken removed
+// applied (the patch goes fixed → buggy) and the tests Defects4J knows to be broken emptied
 // (failing_tests/<rev>, dependent_tests, random_tests). The buggy commit's parent is the original buggy
 // revision; the buggy commit itself is a reconstruction, not history (its diff holds the developer fix's other
 // hunks), so the BugSpec names the original revision as `historyCommit` and blame starts there
 // (worker/history/history-base.ts). The ground-truth fix is a child of the buggy commit (fixed revision tree, same
-// broken tests removed) kept on refs/repairlab/fixes/<id>. Failing tests come from trigger_tests/<id>; perfect fault
+// broken tests emptied) kept on refs/repairlab/fixes/<id>. Failing tests come from trigger_tests/<id>; perfect fault
 // localization from the fix diff; source and test directories from dir-layout.csv; the report from an optional
 // descriptions file, else the trigger tests' failure. Output: one git bundle per bug (history up to the buggy
 // revision only — the original fixed revision and later history are never included) and one BugSpec each.
@@ -86,7 +86,7 @@ export interface ImportedBug {
   spec: BugSpec;
   specPath: string;
   bundlePath: string;
-  /** tests removed as broken, as Defects4J does */
+  /** tests emptied as broken, as Defects4J does (an empty test method in their place) */
   removedTests: string[];
   /** broken tests Defects4J lists whose method could not be found in the sources */
   unmatchedTests: string[];
@@ -206,7 +206,7 @@ function importOne(
     git(['init', '--quiet', '--bare', '--initial-branch=main', gitDir]);
     writeFileSync(join(gitDir, 'objects', 'info', 'alternates'), join(projectGitDir, 'objects') + '\n');
 
-    // fixed revision, broken tests removed → the fixed tree; + src patch (fixed → buggy) → the buggy tree
+    // fixed revision, broken tests emptied → the fixed tree; + src patch (fixed → buggy) → the buggy tree
     const fixedDir = join(work, 'fixed');
     step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, at.fixed, fixedDir));
     // the build files of Defects4J (by its ids) and of the project (at the fixed commit): encoding and Java level
@@ -241,7 +241,7 @@ function importOne(
 
     const when = git(['log', '-1', '--format=%ct +0000', at.fixed], { gitDir: projectGitDir }).trim();
     const buggyCommit = commitTree(gitDir, buggyTree, at.buggy,
-      `Defects4J ${bugId}: buggy version\n\nFixed revision ${bug.fixedRevision} with the source patch reverted and ${removed.length} broken test(s) removed.\n`, when);
+      `Defects4J ${bugId}: buggy version\n\nFixed revision ${bug.fixedRevision} with the source patch reverted and ${removed.length} broken test(s) emptied.\n`, when);
     const fixedCommit = commitTree(gitDir, fixedTree, buggyCommit, `Defects4J ${bugId}: developer fix (ground truth)\n`, when);
     git(['update-ref', 'refs/heads/main', at.buggy], { gitDir });
     git(['update-ref', `refs/repairlab/bugs/${bugId}`, buggyCommit], { gitDir });
