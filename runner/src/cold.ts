@@ -182,6 +182,7 @@ export async function coldValidate(ctx: RunnerContext, job: ColdJob): Promise<Ha
     ];
     for (const t of settings.excludedTests) entries.push(['exclude', t]);
     entries.push(['testClassLoaders', settings.testClassLoaders]);
+    if (settings.singleClassPath) entries.push(['singleClassPath', 'true']);
     // test classes outside the layout's suite (layout.suiteFiles) are left out as excluded classes
     const inSuite = suiteFilter(layout);
     const testClasses = testSources.map((s) => classNameOf(s, layout.testDirs)!);

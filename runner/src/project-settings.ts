@@ -56,6 +56,8 @@ export interface ProjectSettings {
   resolvableHosts: string[];
   /** a class loader per test class or one for the validation (layout.testClassLoaders) */
   testClassLoaders: 'shared' | 'per-class';
+  /** every project jar with the project's classes (layout.singleClassPath) */
+  singleClassPath: boolean;
 }
 
 /** Maven's output directories, where tests of a Maven-built project look for classes (Cli's JDependTest). */
@@ -235,5 +237,6 @@ export async function projectSettings(store: SnapshotStore, layout: ProjectLayou
     writableDirs: [...new Set(layout.writableDirs ?? [])],
     resolvableHosts: [...new Set(layout.resolvableHosts ?? [])],
     testClassLoaders: layout.testClassLoaders ?? 'shared',
+    singleClassPath: layout.singleClassPath ?? false,
   };
 }

@@ -88,6 +88,7 @@ export class WarmWorker {
     if (settings.bootClassPath) config.push(['bootClassPath', settings.bootClassPath.join(':')]);
     for (const t of settings.excludedTests) config.push(['exclude', t]);
     config.push(['testClassLoaders', settings.testClassLoaders]);
+    if (settings.singleClassPath) config.push(['singleClassPath', 'true']);
     for (const step of settings.buildSteps) config.push(['buildStep', step]);
     if (settings.buildSteps.length) config.push(['generatedDir', path.join(dir, 'generated')]);
     // The tests' working directory: a view of the tree the harness builds (ProjectView) — links into the read-only

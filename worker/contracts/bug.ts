@@ -100,6 +100,17 @@ export const DEFECTS4J_RESOLVABLE_HOSTS = ['google.com', 'www.google.com', 'ning
  */
 export const DEFECTS4J_WRITABLE_DIRS: Record<string, string[]> = { Cli: ['src/test/data'] };
 
+/**
+ * Projects whose tests need Ant's single class path (layout.singleClassPath): Chart's testSerialization* tests (a
+ * JCommon class's readObject resolves Chart's classes through the loader JCommon came from; on Chart-1's fix 19 fail
+ * with the split class path, 1 with one path — a java.awt.AlphaComposite that was never Serializable). Defects4J
+ * builds every project that way; the others keep the runner's split class path, where a jar is loaded once for every
+ * validation: each per-class loader defines every linked jar's classes anew (JacksonDatabind-23's fix run took 354 s
+ * with one path against ~220 s split, under load), and JacksonDatabind's PowerMock tests, which also need one path,
+ * stay excluded for a verdict-integrity reason (docs/defects4j-import.md).
+ */
+export const DEFECTS4J_SINGLE_CLASS_PATH = new Set(['Chart']);
+
 export const ProjectLayout = z.object({
   sourceDirs: z.array(z.string()).min(1).describe('program source roots, e.g. src/main/java'),
   testDirs: z.array(z.string()).min(1).describe('test source roots, e.g. src/test/java'),
@@ -172,6 +183,12 @@ export const ProjectLayout = z.object({
     .optional()
     .describe(
       'host names the tests resolve without connecting (JacksonDatabind\'s TestJdkTypes resolves google.com): answered inside the sandbox from its /etc/hosts with a documentation address (192.0.2.1, RFC 5737) no connection can reach; see DEFECTS4J_RESOLVABLE_HOSTS',
+    ),
+  singleClassPath: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: every project jar loads with the project\'s classes, as on Ant\'s single class path (Defects4J\'s build), so a library sees them — JCommon\'s serialization resolves Chart\'s classes through its own loader, PowerMock\'s MockClassLoader reads the test\'s classes as resources through its own. Default false: a jar loads with the project\'s classes only when its code names one of them (Closure\'s caja), every other jar once, from the runner\'s class path',
     ),
   testClassLoaders: z
     .enum(['shared', 'per-class'])

@@ -29,6 +29,45 @@ public class Finder {
       return false;
     }
   }
+  /** what PowerMock's MockClassLoader does: read a class's bytes as a resource through the loader it came from */
+  public static boolean readsCalcAsResource() {
+    return Finder.class.getClassLoader().getResource("demo/Calc.class") != null;
+  }
+  /**
+   * PowerMock and Objenesis together: a loader of the library's own defines its copy of a project class from the
+   * bytes its home loader reads, and Objenesis makes an instance through sun.reflect.ReflectionFactory's
+   * serialization constructor (the JDK generates an accessor class whose loader delegates to the library's loader).
+   */
+  public static String mocksCalc() throws Exception {
+    final ClassLoader home = Finder.class.getClassLoader();
+    ClassLoader mock = new ClassLoader(home) {
+      @Override protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!name.equals("demo.Calc")) return super.loadClass(name, resolve);
+        synchronized (getClassLoadingLock(name)) {
+          Class<?> c = findLoadedClass(name);
+          if (c != null) return c;
+          try (java.io.InputStream in = home.getResourceAsStream("demo/Calc.class")) {
+            if (in == null) throw new ClassNotFoundException(name + ": no class file in sight of " + home);
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            byte[] chunk = new byte[4096];
+            for (int n; (n = in.read(chunk)) > 0;) bytes.write(chunk, 0, n);
+            byte[] b = bytes.toByteArray();
+            return defineClass(name, b, 0, b.length);
+          } catch (java.io.IOException e) {
+            throw new ClassNotFoundException(name, e);
+          }
+        }
+      }
+    };
+    Class<?> copy = mock.loadClass("demo.Calc");
+    Class<?> factory = Class.forName("sun.reflect.ReflectionFactory");
+    Object f = factory.getMethod("getReflectionFactory").invoke(null);
+    java.lang.reflect.Constructor<?> make = (java.lang.reflect.Constructor<?>) factory
+        .getMethod("newConstructorForSerialization", Class.class, java.lang.reflect.Constructor.class)
+        .invoke(f, copy, Object.class.getConstructor());
+    Object made = make.newInstance();
+    return made.getClass() == copy && copy.getClassLoader() == mock ? "mocked" : "not mocked: " + made.getClass().getClassLoader();
+  }
 }
 `;
 
@@ -92,6 +131,47 @@ describe.each(['cold', 'warm'] as const)('a jar that names the project\'s classe
       'demo.PluginTest::aJarNamingNoProjectClassStaysTheParents pass',
       'demo.PluginTest::addsThroughTheJar pass',
       'demo.PluginTest::theJarSeesTheProjectsCalc pass',
+    ]);
+  });
+});
+
+// layout.singleClassPath: Ant's one class path, where every jar sees the project's classes (JacksonDatabind's PowerMock
+// tests read the test's classes as resources through PowerMock's own loader; 87 bugs failed TestTypeFactoryWithClassLoader)
+const SINGLE_PATH_TEST = `package demo;
+import static org.junit.Assert.*;
+import org.junit.Test;
+public class SinglePathTest {
+  @Test public void aLibraryFindsTheProjectsClasses() { assertTrue(plain.Finder.seesCalc()); }
+  @Test public void aLibraryReadsThemAsResources() { assertTrue(plain.Finder.readsCalcAsResource()); }
+  @Test public void aMockingLibraryMakesItsCopyOfThem() throws Exception { assertEquals("mocked", plain.Finder.mocksCalc()); }
+  // the JDK's accessor superclasses resolve for the accessors the JDK generates, never for code under test that asks
+  @Test public void theJdksAccessorClassesStayOutOfReach() {
+    ClassLoader own = new ClassLoader(SinglePathTest.class.getClassLoader()) {};
+    for (String name : new String[] {"jdk.internal.reflect.MagicAccessorImpl", "jdk.internal.reflect.SerializationConstructorAccessorImpl"}) {
+      try {
+        Class.forName(name, false, own);
+        fail(name + " was handed to code under test");
+      } catch (ClassNotFoundException | SecurityException refused) {
+        // as wanted
+      }
+    }
+  }
+}
+`;
+
+describe.each(['cold', 'warm'] as const)('the project\'s jars on one class path with its classes, on the %s path', (path) => {
+  it.each([
+    ['split (default): a jar naming no project class does not see them', false, 'fail'],
+    ['single (layout.singleClassPath): every jar sees them', true, 'pass'],
+  ])('%s', async (_name, singleClassPath, expected) => {
+    const ws = new FakeWorkspace({ [CALC]: FIXED_CALC, 'src/test/java/demo/SinglePathTest.java': SINGLE_PATH_TEST });
+    const r = await clientOf().validate(ws, { ...layout, ...(singleClassPath ? { singleClassPath } : {}) }, { mode: 'all' }, { path });
+    expect(r.compiled, JSON.stringify(r.diagnostics)).toBe(true);
+    expect(r.tests.map((t) => `${t.id} ${t.status}`).sort()).toEqual([
+      `demo.SinglePathTest::aLibraryFindsTheProjectsClasses ${expected}`,
+      `demo.SinglePathTest::aLibraryReadsThemAsResources ${expected}`,
+      `demo.SinglePathTest::aMockingLibraryMakesItsCopyOfThem ${expected === 'pass' ? 'pass' : 'error'}`,
+      'demo.SinglePathTest::theJdksAccessorClassesStayOutOfReach pass',
     ]);
   });
 });

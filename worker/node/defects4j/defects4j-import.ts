@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, DEFECTS4J_RESOLVABLE_HOSTS, DEFECTS4J_WRITABLE_DIRS, type ProjectLayout } from '../../contracts/bug.ts';
+import { BenchmarkIndex, BugSpec, DEFECTS4J_ADD_OPENS, DEFECTS4J_RESOLVABLE_HOSTS, DEFECTS4J_SINGLE_CLASS_PATH, DEFECTS4J_WRITABLE_DIRS, type ProjectLayout } from '../../contracts/bug.ts';
 
 /**
  * Projects whose tests expect JDK 8's locale data (Defects4J's metadata was made on Java 8): Time's month short names
@@ -313,6 +313,8 @@ function importOne(
       resolvableHosts: [...DEFECTS4J_RESOLVABLE_HOSTS],
       // Ant's <junit fork="no"> loads each test class's project classes afresh (reloading): static state stays per class
       testClassLoaders: 'per-class',
+      // the project's jars with its classes, as Ant's one class path has them (PowerMock reads classes as resources)
+      ...(DEFECTS4J_SINGLE_CLASS_PATH.has(options.project) ? { singleClassPath: true } : {}),
       // where the build puts the classes, for tests that read them by path (Cli's JDependTest: target/classes)
       ...(buildOutputs ? { outputDirs: buildOutputs } : {}),
       // project directories Defects4J's writable checkout lets tests write (DEFECTS4J_WRITABLE_DIRS)

@@ -130,6 +130,7 @@ public final class Harness {
       }
       resourceDirs.add(made.dir());
     }
+    LinkedJars.allProjectJars = req.get("singleClassPath", "false").equals("true");
     java.util.function.Supplier<ClassLoader> newLoader = () -> new ProjectLoader(Harness.class.getClassLoader(), new java.util.HashMap<>(), paths(req.all("classDir")),
         resourceDirs, coverage == null ? null : coverage::instrument).linkJarsOf(projectClasses);
     ClassLoader loader = newLoader.get();

@@ -35,6 +35,12 @@ final class LinkedJars {
 
   private final Map<String, JarIndex> linked;
 
+  /**
+   * layout.singleClassPath: every project jar links, as on Ant's single class path (PowerMock's MockClassLoader reads
+   * the test's classes as resources through the loader PowerMock came from). Set once per JVM: a JVM serves one project.
+   */
+  static volatile boolean allProjectJars;
+
   private LinkedJars(Map<String, JarIndex> linked) {
     this.linked = linked;
   }
@@ -44,6 +50,10 @@ final class LinkedJars {
     Map<String, JarIndex> linked = new java.util.LinkedHashMap<>();
     for (Path jar : classPathJars()) {
       JarIndex index = INDEX.computeIfAbsent(jar, JarIndex::read);
+      if (allProjectJars) {
+        linked.put(jar.toString(), index);
+        continue;
+      }
       for (String named : index.namedElsewhere) {
         if (projectClasses.contains(named)) {
           linked.put(jar.toString(), index);

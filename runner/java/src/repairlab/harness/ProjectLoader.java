@@ -163,9 +163,12 @@ final class ProjectLoader extends ClassLoader {
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
     if (UNSAFE_ALLOCATE_ONLY && UNSAFE.equals(name)) return unsafeAllocateOnly();
     if (SECURITY_SLOT.equals(name)) return securitySlot();
-    if (forbidden(name) && !(UNSAFE_ALLOCATE_ONLY && REFLECTION_FACTORY.equals(name))) {
+    // ReflectionFactory (jdk.unsupported exports it; it makes objects, it reaches none): allocate-only's Unsafe uses
+    // it, and with every jar linked Objenesis (behind Mockito and PowerMock) asks this loader for it, not the parent
+    if (forbidden(name) && !((UNSAFE_ALLOCATE_ONLY || LinkedJars.allProjectJars) && REFLECTION_FACTORY.equals(name))) {
       throw new ClassNotFoundException(name + " is not available to code under test (RepairLab runner)");
     }
+    if (JDK_ACCESSORS.contains(name) && resolvingReflectionAccessor()) return jdkAccessor(name);
     synchronized (getClassLoadingLock(name)) {
       Class<?> c = findLoadedClass(name);
       // a linked jar's class, which the parent would define where the project's classes are out of its sight
@@ -180,6 +183,44 @@ final class ProjectLoader extends ClassLoader {
       if (c == null) c = findClass(name);
       if (resolve) resolveClass(c);
       return c;
+    }
+  }
+
+  /**
+   * Whether the JVM asks for `name` while it defines an accessor class the JDK generated (jdk.internal.reflect's
+   * ClassDefiner, behind Method.invoke and serialization constructors): only class loaders' loadClass frames lie
+   * between. A generated accessor's loader delegates to the loader of the class it serves; where that is a project's
+   * own loader (PowerMock's MockClassLoader, behind Objenesis), the project's frame sits above the JDK's doPrivileged
+   * and the guard would refuse the JDK its own superclass.
+   */
+  private static boolean resolvingReflectionAccessor() {
+    return ACCESSOR_WALKER.walk((frames) -> {
+      boolean inLoaders = false; // this method's own frames come first, then ProjectLoader.loadClass
+      for (java.util.Iterator<StackWalker.StackFrame> it = frames.iterator(); it.hasNext();) {
+        StackWalker.StackFrame f = it.next();
+        String cls = f.getClassName();
+        String method = f.getMethodName();
+        if (method.equals("loadClass")) {
+          inLoaders = true;
+          continue;
+        }
+        if (!inLoaders) continue;
+        if (cls.equals("java.lang.ClassLoader") && method.equals("defineClass1")) continue;
+        if (cls.equals("java.lang.System$2") && method.equals("defineClass")) continue;
+        return cls.equals("jdk.internal.reflect.ClassDefiner") && method.equals("defineClass");
+      }
+      return false;
+    });
+  }
+
+  private static final StackWalker ACCESSOR_WALKER = StackWalker.getInstance(java.util.Set.of(), 16);
+
+  /** One of the JDK's accessor superclasses, loaded by the parent as the JDK's own privileged work. */
+  private Class<?> jdkAccessor(String name) throws ClassNotFoundException {
+    try {
+      return java.security.AccessController.doPrivileged((java.security.PrivilegedExceptionAction<Class<?>>) () -> getParent().loadClass(name));
+    } catch (java.security.PrivilegedActionException e) {
+      throw (ClassNotFoundException) e.getException();
     }
   }
 

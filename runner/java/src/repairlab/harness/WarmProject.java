@@ -89,6 +89,8 @@ final class WarmProject {
     encoding = java.nio.charset.Charset.forName(config.get("encoding", "UTF-8"));
     excludedTests = config.all("exclude");
     perClassLoaders = config.get("testClassLoaders", "shared").equals("per-class");
+    // a worker serves one project: its jars link (or not) for the worker's life
+    LinkedJars.allProjectJars = config.get("singleClassPath", "false").equals("true");
     build = new BuildSteps(config, root);
     if (config.get("compiler", "javac").equals("ecj")) {
       ecj = new EcjCompiler(config.get("ecjJar", "/usr/share/java/eclipse-jdt-core.jar"), config.get("source", "1.8"), config.get("target", "1.8"),
