@@ -132,7 +132,7 @@ async function runSession(
     const { readPool, readToken } = await import('./pool/pool-files.ts');
     const { descriptor } = await readPool(opts.pool);
     const members = await Promise.all(descriptor.runners.map(async (r) => ({ id: r.id, runner: { url: r.url, token: await readToken(r.tokenFrom ?? descriptor.tokenFrom, r.id, opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN) }, capacity: r.capacity })));
-    if (descriptor.started && (descriptor.engine === 'local' || descriptor.engine === 'slurm')) {
+    if (descriptor.started && (descriptor.engine === 'local' || descriptor.engine === 'slurm' || descriptor.engine === 'docker')) {
       // runners this CLI's `pool up` started are started again when their engine ends them
       const [{ PoolKeeper }, { poolDriver }] = await Promise.all([import('./pool/pool-keeper.ts'), import('./pool-commands.ts')]);
       const keeper = new PoolKeeper(descriptor, await poolDriver(descriptor.engine), members[0]!.runner.token, (line) => console.error(line));
