@@ -53,7 +53,7 @@ const hours = (h: number) => (h < 1 ? `${Math.round(h * 60)} min` : `${h.toFixed
 export function estimateText(specPath: string, e: ExperimentEstimate, r: RunnerTimeEstimate): string {
   const lines = [
     `estimate for ${specPath} (model ${e.model || '(none)'})`,
-    `runs          ${e.runs} (one per cell, one trajectory each: ${e.bugs} bugs × ${e.variants.length} variants × samples)`,
+    `runs          ${e.runs} (one per cell, one trajectory each: ${e.bugs} bugs × ${e.variants.length} variants × ${e.bugs * e.variants.length ? e.runs / (e.bugs * e.variants.length) : 0} samples)`,
     `validations   at most ${e.validations.max}`,
     `runner time   at most ${r.runnerHours.toFixed(2)} runner-hours (${r.measurements ? `${r.measurements} validations measured in ${r.source}` : 'NOTHING MEASURED: a default validation time'})`,
     ...r.projects.map((p) => `  ${p.project}: ${p.bugs} bugs, ${p.validations} validations × ${(p.msPerValidation / 1000).toFixed(1)} s (${p.basis}${p.measurements ? `, ${p.measurements} measurements` : ''})`),

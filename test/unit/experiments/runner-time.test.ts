@@ -86,7 +86,7 @@ describe('experiment estimate', () => {
     const r = estimateRunnerTime(s, e, [{ id: 'textkit-1', library: 'textkit' }, { id: 'textkit-2', library: 'textkit' }], measureValidationTimes([], 'no runs'), { total: 2, source: 'one runner' });
     expect(r.projects[0]).toMatchObject({ basis: 'default (nothing measured)', msPerValidation: DEFAULT_VALIDATION_MS });
     const text = estimateText('spec.json', e, r);
-    expect(text).toMatch(/runs {10}8 /);
+    expect(text).toMatch(/runs {10}8 \(one per cell, one trajectory each: 2 bugs × 2 variants × 2 samples\)/);
     expect(text).toMatch(/NOTHING MEASURED/);
     expect(text).toMatch(/ASSUMED to take 30 s/);
     expect(text).toMatch(/model cost {4}at most \$0\.08 at \$1 in \/ \$4 out/);
