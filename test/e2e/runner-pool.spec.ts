@@ -2,7 +2,7 @@
 // started here with one shared token, a descriptor that names them and says the token is to be asked for, pasted in
 // Settings; the page asks for the token, and an experiment built in the Experiments tab runs on both — the runner
 // table lists both, each having started cells, and a validation comes back plausible through the pool. The token is in no link and the descriptor in Settings holds none.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, type Locator } from '@playwright/test';
@@ -15,15 +15,18 @@ const TOKEN = 'pool-e2e-token-4f1d9c2b7a6e5d3c';
 
 let runners: RunningRunner[] = [];
 let model: CassetteServer;
+let dataDirs: string[] = [];
 
 test.beforeAll(async () => {
   const origin = process.env.E2E_APP_ORIGIN!;
-  runners = await Promise.all([1, 2].map((i) => startRunner({ port: 0, token: TOKEN, allowedOrigins: [origin], workers: 1, dataDir: mkdtempSync(join(tmpdir(), `repairlab-e2e-pool-${i}-`)) })));
+  dataDirs = [1, 2].map((i) => mkdtempSync(join(tmpdir(), `repairlab-e2e-pool-${i}-`)));
+  runners = await Promise.all(dataDirs.map((dataDir) => startRunner({ port: 0, token: TOKEN, allowedOrigins: [origin], workers: 1, dataDir })));
   model = await startCassetteServer({ replies: Array<string>(40).fill(FIX), port: 0, model: 'repairlab-demo-scripted', allowedOrigins: [origin] });
 });
 
 test.afterAll(async () => {
   await Promise.allSettled([...runners.map((r) => r.close()), model?.close()]);
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 async function commit(field: Locator, value: string) {
