@@ -12,7 +12,7 @@ const lines = [];
 for (const f of readdirSync(dir).filter((f) => f.endsWith('.check')).sort()) {
   const name = f.replace(/\.check$/, '');
   const ok = readFileSync(join(dir, f), 'utf8').trim() === 'ok';
-  if (name === 'vitest' || name === 'vitest-docker' || name === 'e2e') continue; // counted from their reports below
+  if (name === 'vitest' || name === 'vitest-docker' || name === 'vitest-docker-pool' || name === 'e2e') continue; // counted from their reports below
   if (ok) passed++;
   else failed++;
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'}`);
@@ -38,6 +38,11 @@ if (existsSync(join(dir, 'vitest-docker.skipped'))) {
   lines.push(`vitest-docker: NOT RUN — the docker sandbox backend was not tested: ${readFileSync(join(dir, 'vitest-docker.skipped'), 'utf8').trim()}`);
 } else {
   count('vitest-docker', 'vitest-docker.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
+}
+if (existsSync(join(dir, 'vitest-docker-pool.skipped'))) {
+  lines.push(`vitest-docker-pool: NOT RUN — the runner pool on Docker was not tested: ${readFileSync(join(dir, 'vitest-docker-pool.skipped'), 'utf8').trim()}`);
+} else {
+  count('vitest-docker-pool', 'vitest-docker-pool.json', (r) => ({ p: r.numPassedTests, f: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 }
 if (existsSync(join(dir, 'vitest-slurm.skipped'))) {
   lines.push(`vitest-slurm: NOT RUN — the runner pool on Slurm was not tested: ${readFileSync(join(dir, 'vitest-slurm.skipped'), 'utf8').trim()}`);

@@ -29,8 +29,13 @@ echo "=== docker-sandbox"
 bash scripts/docker-sandbox.sh 2>"$results/docker-sandbox.err"
 case $? in
   0) step vitest-docker env REPAIRLAB_TEST_SANDBOX=docker npx vitest run "${DOCKER_TESTS[@]}" \
-       --reporter=default --reporter=json --outputFile="$results/vitest-docker.json" ;;
-  3) cat "$results/docker-sandbox.err" >&2; mv "$results/docker-sandbox.err" "$results/vitest-docker.skipped" ;;
+       --reporter=default --reporter=json --outputFile="$results/vitest-docker.json"
+     # the runner pool on Docker (test/integration/pool/pool-docker.test.ts): two runner service containers
+     # (scripts/docker-runner-image.sh builds the image offline, cached by its inputs' hash), one killed mid-cell
+     step vitest-docker-pool env REPAIRLAB_TEST_DOCKER_POOL=1 npx vitest run test/integration/pool/pool-docker.test.ts \
+       --reporter=default --reporter=json --outputFile="$results/vitest-docker-pool.json" ;;
+  3) cat "$results/docker-sandbox.err" >&2; cp "$results/docker-sandbox.err" "$results/vitest-docker-pool.skipped"
+     mv "$results/docker-sandbox.err" "$results/vitest-docker.skipped" ;;
   *) cat "$results/docker-sandbox.err" >&2; echo "failed" > "$results/vitest-docker.check"; status=1 ;;
 esac
 # The runner pool on Slurm (test/integration/pool/pool-slurm.test.ts): scripts/slurm-cluster.sh brings up a

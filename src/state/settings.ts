@@ -1,6 +1,7 @@
 // User settings, kept in this browser's localStorage only. Model API keys are stored separately, by endpoint
 // origin (api-keys.ts), and are never put in share links, exports, trajectories or logs; a request is handed only the
 // key of its own endpoint's origin.
+import type { PagePool } from './pool-settings.ts';
 import { recordingSourceWords, type ModelSettings, type RecordingProvenance, type RecordingSource, type RunnerSettings } from '../../worker/contracts/run-settings.ts';
 import type { PriceTable } from '../../worker/contracts/prices.ts';
 import type { RecordingSummary } from '../../worker/records/trajectory-io.ts';
@@ -51,6 +52,8 @@ export interface ModelEndpointChoice {
 
 export interface Settings {
   runner: RunnerSettings;
+  /** experiments run on this pool's runners when set (its token kept here like the runner's: state/pool-settings.ts) */
+  pool?: PagePool;
   model: { baseURL: string; model: string; temperature?: number; topP?: number; seed?: number; maxTokens?: number; demo?: DemoRecording };
   /** 'endpoint' = an OpenAI-compatible server; 'human' = a person types the model's replies; 'recording' = a loaded cassette */
   modelKind: 'endpoint' | 'human' | 'recording';

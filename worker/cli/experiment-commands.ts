@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import type { ExperimentRecord, ExperimentSpec } from '../contracts/experiment.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
 import type { ExperimentEvent, ExperimentSession, SessionSettings } from '../experiments/scheduler.ts';
+import type { ExperimentEstimate } from '../experiments/experiment-estimate.ts';
+import type { RunnerTimeEstimate } from '../experiments/runner-time.ts';
 import { DEFAULT_KEY_ORIGIN, experimentKeys, type KeyFlags } from './experiment-key.ts';
 import { openNodeLab, repairlabHome, withRunner, type RunnerFlags } from './node-lab.ts';
 import { print } from './flags.ts';
@@ -44,6 +46,25 @@ async function writeOut(text: string, out: string | undefined): Promise<void> {
 const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
 type Lab = Awaited<ReturnType<typeof openNodeLab>>;
+
+const hours = (h: number) => (h < 1 ? `${Math.round(h * 60)} min` : `${h.toFixed(1)} h`);
+
+/** `experiment estimate`'s plain output: the numbers first, then how each was found. */
+export function estimateText(specPath: string, e: ExperimentEstimate, r: RunnerTimeEstimate): string {
+  const lines = [
+    `estimate for ${specPath} (model ${e.model || '(none)'})`,
+    `runs          ${e.runs} (one per cell, one trajectory each: ${e.bugs} bugs × ${e.variants.length} variants × ${e.bugs * e.variants.length ? e.runs / (e.bugs * e.variants.length) : 0} samples)`,
+    `validations   at most ${e.validations.max}`,
+    `runner time   at most ${r.runnerHours.toFixed(2)} runner-hours (${r.measurements ? `${r.measurements} validations measured in ${r.source}` : 'NOTHING MEASURED: a default validation time'})`,
+    ...r.projects.map((p) => `  ${p.project}: ${p.bugs} bugs, ${p.validations} validations × ${(p.msPerValidation / 1000).toFixed(1)} s (${p.basis}${p.measurements ? `, ${p.measurements} measurements` : ''})`),
+    `wall clock    about ${hours(r.wallClockHours)} of validations at ${r.parallelism} at once (${r.capacitySource}); model calls add to it`,
+    `model calls   ${e.calls.min}–${e.calls.max}${e.calls.cappedByExperimentBudget ? " (the experiment's call budget)" : ''}`,
+    `model cost    ${e.costUsd.max === null ? (e.price ? 'no upper bound' : 'unknown (the model has no price)') : `at most $${e.costUsd.max.toFixed(2)}`}${e.price ? ` at $${e.price.inputPerMTok} in / $${e.price.outputPerMTok} out per million tokens` : ''}`,
+    'how:',
+    ...[...e.method, ...r.method].map((m) => `  - ${m}`),
+  ];
+  return lines.join('\n');
+}
 
 type SessionFlags = RunnerFlags & { json?: boolean; pool?: string };
 
@@ -111,7 +132,7 @@ async function runSession(
     const { readPool, readToken } = await import('./pool/pool-files.ts');
     const { descriptor } = await readPool(opts.pool);
     const members = await Promise.all(descriptor.runners.map(async (r) => ({ id: r.id, runner: { url: r.url, token: await readToken(r.tokenFrom ?? descriptor.tokenFrom, r.id, opts.token ?? process.env.REPAIRLAB_RUNNER_TOKEN) }, capacity: r.capacity })));
-    if (descriptor.started && (descriptor.engine === 'local' || descriptor.engine === 'slurm')) {
+    if (descriptor.started && (descriptor.engine === 'local' || descriptor.engine === 'slurm' || descriptor.engine === 'docker')) {
       // runners this CLI's `pool up` started are started again when their engine ends them
       const [{ PoolKeeper }, { poolDriver }] = await Promise.all([import('./pool/pool-keeper.ts'), import('./pool-commands.ts')]);
       const keeper = new PoolKeeper(descriptor, await poolDriver(descriptor.engine), members[0]!.runner.token, (line) => console.error(line));
@@ -173,6 +194,41 @@ export function registerExperimentCommands(program: Command): void {
         record = await experiments.create(json, specPath);
       }
       await runSession(lab, record, opts, (runners, onEvent, pool) => experiments.run(record.id, { runners, apiKeys, onEvent, ...(pool ? { pool } : {}) }));
+    });
+
+  experiment
+    .command('estimate <spec>')
+    .description("before running a spec: its runs, runner validations, runner-hours (from the validation times measured in this home's saved runs), wall clock on the runners, model calls and cost")
+    .option('--pool <name>', "the runners' capacity from a pool (its name or descriptor file); default the spec's runners, or one runner")
+    .option('--runners <n>', 'the capacity of N runners taking concurrency.validations each')
+    .option('--json', 'print the estimate as JSON')
+    .action(async (specPath: string, opts: { pool?: string; runners?: string; json?: boolean }) => {
+      if (opts.pool && opts.runners) throw new Error(`--pool ${opts.pool} and --runners ${opts.runners}: give one of them.`);
+      const runnersN = opts.runners === undefined ? undefined : Number(opts.runners);
+      if (runnersN !== undefined && !(Number.isInteger(runnersN) && runnersN > 0)) throw new Error(`--runners ${opts.runners}: give a whole number of runners, 1 or more.`);
+      const json = await readSpecFile(specPath);
+      const [{ parseExperimentSpec }, { estimateRunnerTime, measureValidationTimes }] = await Promise.all([import('../contracts/experiment.ts'), import('../experiments/runner-time.ts')]);
+      const spec = parseExperimentSpec(json, specPath);
+      let capacity: { total: number; source: string };
+      if (opts.pool) {
+        const { readPool } = await import('./pool/pool-files.ts');
+        const { descriptor } = await readPool(opts.pool);
+        capacity = { total: descriptor.runners.reduce((n, r) => n + r.capacity, 0), source: `pool ${descriptor.name}: ${descriptor.runners.length} runners` };
+      } else if (runnersN !== undefined) capacity = { total: runnersN * spec.concurrency.validations, source: `--runners ${runnersN} × concurrency.validations ${spec.concurrency.validations}` };
+      else if (spec.runners) capacity = { total: spec.runners.length * spec.concurrency.validations, source: `the spec's ${spec.runners.length} runners × concurrency.validations ${spec.concurrency.validations}` };
+      else capacity = { total: spec.concurrency.validations, source: `one runner × concurrency.validations ${spec.concurrency.validations} (give --pool or --runners for more)` };
+      const lab = await openNodeLab();
+      const estimate = await lab.experimentsApi.estimate(json);
+      const catalog = new Map((await lab.engine.listBugs()).map((b) => [b.id, b.library]));
+      const saved = await lab.runs.list();
+      const trajectories = [];
+      for (const r of saved) {
+        const t = await lab.trajectory(r.runId);
+        if (t) trajectories.push(t);
+      }
+      const times = measureValidationTimes(trajectories, `the ${trajectories.length} saved runs under ${repairlabHome()}`);
+      const runner = estimateRunnerTime(spec, estimate, estimate.bugIds.map((id) => ({ id, library: catalog.get(id) ?? id })), times, capacity);
+      print(!!opts.json, { ...estimate, runner }, () => estimateText(specPath, estimate, runner));
     });
 
   withSessionOptions(

@@ -8,6 +8,7 @@ import type { PoolEngineDriver } from './pool/pool-engine.ts';
 export async function poolDriver(engine: PoolEngine): Promise<PoolEngineDriver> {
   if (engine === 'local') return (await import('./pool/local-runners.ts')).localRunners;
   if (engine === 'slurm') return (await import('./pool/slurm-runners.ts')).slurmRunners;
+  if (engine === 'docker') return (await import('./pool/docker-runners.ts')).dockerRunners;
   throw new Error(`pool: runners of engine "${engine}" are not started or stopped by this command (${engine === 'kubernetes' ? 'kubectl applies them: docs/deploy.md' : 'they were started by hand'}).`);
 }
 
@@ -21,6 +22,8 @@ function whole(flag: string, v: string, what: string, max = 256): number {
 interface UpFlags {
   local?: string;
   slurm?: string;
+  docker?: string;
+  image?: string;
   name: string;
   capacity: string;
   sandbox: string;
@@ -37,24 +40,26 @@ function runnerHost(v: string): 'loopback' | 'node' {
 }
 
 export function registerPoolCommands(program: Command): void {
-  const pool = program.command('pool').description('runner pools: start, watch and stop runners on this machine (--local) or on Slurm (--slurm); docs/deploy.md');
+  const pool = program.command('pool').description('runner pools: start, watch and stop runners on this machine (--local processes, --docker containers) or on Slurm (--slurm); docs/deploy.md');
 
   pool
     .command('up')
     .description('start a pool of runners and write its descriptor (experiment run --pool <name> uses it)')
     .option('--local <n>', 'N runner processes on this machine')
     .option('--slurm <n>', 'N runners as Slurm jobs (sbatch)')
+    .option('--docker <n>', 'N runner containers on this machine (the runner service image, bwrap inside)')
+    .option('--image <image>', 'Docker: the runner service image (default: built or found by scripts/docker-runner-image.sh)')
     .option('--name <name>', 'the pool\'s name', 'default')
     .option('--capacity <n>', 'validations each runner takes at once (its --workers)', '2')
     .option('--sandbox <backend>', 'the runners\' sandbox: bwrap, docker or none', 'bwrap')
     .option('--partition <name>', 'Slurm: the partition (default: the cluster\'s default)')
     .option('--cpus <n>', 'Slurm: CPUs per runner (default: its capacity)')
-    .option('--mem <mb>', 'Slurm: memory per runner in MB', '2048')
+    .option('--mem <mb>', 'Slurm, Docker: memory per runner in MB (Slurm 2048, Docker 3072)')
     .option('--time <limit>', 'Slurm: each job\'s time limit (sbatch --time, e.g. 12:00:00)', '04:00:00')
     .option('--runner-host <where>', 'Slurm: where runners listen — loopback (a one-machine cluster) or node (their node\'s name, for a real cluster)', 'loopback')
     .action(async (flags: UpFlags) => {
-      const engines = (['local', 'slurm'] as const).filter((e) => flags[e] !== undefined);
-      if (engines.length !== 1) throw new Error('pool up: give one of --local N or --slurm N (Kubernetes: `repairlab pool manifests`, then kubectl apply; docs/deploy.md).');
+      const engines = (['local', 'slurm', 'docker'] as const).filter((e) => flags[e] !== undefined);
+      if (engines.length !== 1) throw new Error('pool up: give one of --local N, --docker N or --slurm N (Kubernetes: `repairlab pool manifests`, then kubectl apply; docs/deploy.md).');
       const engine = engines[0]!;
       const n = whole(`--${engine}`, flags[engine]!, 'how many runners');
       const capacity = whole('--capacity', flags.capacity, 'how many validations each runner takes at once');
@@ -64,7 +69,9 @@ export function registerPoolCommands(program: Command): void {
         capacity,
         ...(engine === 'slurm'
           ? { ...(flags.partition ? { partition: flags.partition } : {}), cpusPerRunner: flags.cpus ? whole('--cpus', flags.cpus, 'CPUs per runner') : capacity, memoryMb: whole('--mem', flags.mem ?? '2048', 'MB of memory per runner', 1 << 24), timeLimit: flags.time ?? '04:00:00', bindHost: runnerHost(flags.runnerHost) }
-          : {}),
+          : engine === 'docker'
+            ? { ...(flags.mem ? { memoryMb: whole('--mem', flags.mem, 'MB of memory per runner', 1 << 24) } : {}), image: await (await import('./pool/docker-runners.ts')).runnerImage(flags.image, (line) => console.error(line)) }
+            : {}),
       };
       const { createPoolDir, removePoolDir, writeDescriptor } = await import('./pool/pool-files.ts');
       const driver = await poolDriver(engine);
@@ -135,7 +142,7 @@ export function registerPoolCommands(program: Command): void {
       const { readPool, readToken } = await import('./pool/pool-files.ts');
       const { RunnerClient } = await import('../runner-client/client.ts');
       const { descriptor } = await readPool(flags.name, '--name');
-      const driver = descriptor.engine === 'local' || descriptor.engine === 'slurm' ? await poolDriver(descriptor.engine) : undefined;
+      const driver = descriptor.engine === 'local' || descriptor.engine === 'slurm' || descriptor.engine === 'docker' ? await poolDriver(descriptor.engine) : undefined;
       const rows = await Promise.all(
         descriptor.runners.map(async (r) => {
           const ended = driver && r.job ? await driver.ended(r.job) : undefined;

@@ -48,6 +48,8 @@ export const PoolStart = z.strictObject({
   timeLimit: z.string().min(1).optional(),
   /** Slurm: where a runner listens — loopback (one machine) or its node's name (a cluster; the runner's --host) */
   bindHost: z.enum(['loopback', 'node']).optional(),
+  /** Docker: the runner service image the containers run (runner/service.Dockerfile) */
+  image: z.string().min(1).optional(),
 });
 export type PoolStart = z.infer<typeof PoolStart>;
 

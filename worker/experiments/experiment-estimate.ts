@@ -20,6 +20,11 @@ export interface VariantEstimate {
   costBound: 'cost budget' | 'token budget' | 'free model' | 'none';
   /** the strategy samples write_fix variants with a second model: those calls come on top of the steps */
   auxiliaryCalls: boolean;
+  /**
+   * runner validations a run may ask for: one per startup command, one per agent step (at most the strategy's
+   * maxValidations when it has one) and the final re-check
+   */
+  maxValidationsPerRun: number;
 }
 
 export interface ExperimentEstimate {
@@ -32,6 +37,10 @@ export interface ExperimentEstimate {
   /** the bugs the selection gives, in cell order (empty when only their count was given) */
   bugIds: string[];
   cells: number;
+  /** agent runs: one trajectory per cell (samples are cells of their own) */
+  runs: number;
+  /** runner validations the runs may ask for (an upper bound: experiment-estimate.ts's header says how) */
+  validations: { max: number };
   calls: { min: number; max: number; cappedByExperimentBudget: boolean };
   /** null: unbounded (a variant has no cost or token budget) or unknown (no price) */
   costUsd: { max: number | null; cappedByExperimentBudget: boolean };
@@ -77,7 +86,8 @@ export function estimateExperiment(spec: ExperimentSpec, selection: number | rea
       costBound = 'free model';
     }
     if (!price) maxCostPerRunUsd = null;
-    return { variant: v.name, cells: perVariant, maxStepsPerRun: b.maxSteps, maxCostPerRunUsd, costBound, auxiliaryCalls: strategy.toolSettings.sampleVariants === true };
+    const maxValidationsPerRun = strategy.startup.length + (b.maxValidations !== null ? Math.min(b.maxSteps, b.maxValidations) : b.maxSteps) + 1;
+    return { variant: v.name, cells: perVariant, maxStepsPerRun: b.maxSteps, maxCostPerRunUsd, costBound, auxiliaryCalls: strategy.toolSettings.sampleVariants === true, maxValidationsPerRun };
   });
   const cellCount = perVariant * spec.variants.length;
   const maxCalls = variants.reduce((n, v) => n + v.cells * v.maxStepsPerRun, 0);
@@ -89,6 +99,7 @@ export function estimateExperiment(spec: ExperimentSpec, selection: number | rea
   const method = [
     `${bugs} bugs × ${spec.variants.length} variants × ${spec.samples} samples = ${cellCount} runs, one per cell.`,
     'A run makes at least one model call and at most its step budget (maxSteps, lowered by the experiment\'s per-run call budget): one call per agent step.',
+    'A run asks the runner for at most one validation per startup command, one per agent step (its maxValidations budget, when set, caps these) and one final re-check.',
     price
       ? `Model "${model}" costs $${price.inputPerMTok} (input) and $${price.outputPerMTok} (output) per million tokens${spec.prices ? ' (the spec\'s prices)' : ' (the built-in table)'}; a run's cost is bounded by its cost budget, or by its token budget at the dearer price.`
       : `Model "${model}" has no price (add it under Settings → Prices): the cost cannot be estimated.`,
@@ -96,7 +107,7 @@ export function estimateExperiment(spec: ExperimentSpec, selection: number | rea
   if (callCap !== undefined && callCap < maxCalls) method.push(`The experiment's call budget (${callCap}) stops scheduling before the runs' own bounds.`);
   if (cappedCost) method.push(`The experiment's cost budget ($${costCap}) stops scheduling before the runs' own bounds (runs in flight finish, so it can be passed by their last calls).`);
   if (price && unbounded && !cappedCost) method.push('A variant has no cost or token budget, so its cost has no upper bound: give it one (overrides {"budgets":{"maxCostUsd":0.5}}) or set an experiment cost budget.');
-  if (variants.some((v) => v.auxiliaryCalls)) method.push('write_fix variant sampling calls a second model on top of the agent steps; those calls are not in the bound.');
+  if (variants.some((v) => v.auxiliaryCalls)) method.push('write_fix variant sampling calls a second model on top of the agent steps, and validates its variants in one batch; those calls and validations are not in the bounds.');
   return {
     model,
     baseURL: modelBaseURL(spec.model),
@@ -104,6 +115,8 @@ export function estimateExperiment(spec: ExperimentSpec, selection: number | rea
     bugs,
     bugIds: typeof selection === 'number' ? [] : [...selection],
     cells: cellCount,
+    runs: cellCount,
+    validations: { max: variants.reduce((n, v) => n + v.cells * v.maxValidationsPerRun, 0) },
     calls: { min: callCap !== undefined ? Math.min(callCap, cellCount) : cellCount, max: callCap !== undefined ? Math.min(callCap, maxCalls) : maxCalls, cappedByExperimentBudget: callCap !== undefined && callCap < maxCalls },
     costUsd: { max: !price ? null : cappedCost ? costCap! : maxCost, cappedByExperimentBudget: !!cappedCost },
     variants,

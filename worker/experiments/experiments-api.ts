@@ -9,6 +9,7 @@ import type { Platform } from '../contracts/platform.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
 import type { BugSummary } from '../contracts/bug-view.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
+import type { PoolMember } from '../contracts/pool-descriptor.ts';
 import type { ApiKeys } from '../llm/key-origin.ts';
 import { resolveBugs } from './plan.ts';
 import type { ExperimentEvent, ExperimentProgress, ExperimentSession, Experiments } from './scheduler.ts';
@@ -23,6 +24,8 @@ export interface ExperimentRunSettings {
   /** model keys by endpoint origin; the session picks the one for its spec's endpoint (plan.modelSettings) */
   apiKeys?: ApiKeys;
   runners: RunnerSettings[];
+  /** a runner pool's members (url, token, capacity) and how often to ask their health: the page's pool descriptor */
+  pool?: { members: PoolMember[]; healthEveryMs?: number };
 }
 
 /** live: a session in this engine; elsewhere: another tab's engine holds it; idle: nobody runs it (a resume goes on). */

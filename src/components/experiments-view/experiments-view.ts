@@ -21,7 +21,7 @@ import './experiment-results/experiment-results.ts';
 import { experimentsViewStyles } from './experiments-view.styles.ts';
 import { experimentsTab } from './tab-state.ts';
 import { errorCells } from '../../../worker/experiments/report-denominators.ts';
-import { currentRunner } from '../../state/runner-session.ts';
+import { experimentRunners } from '../../state/pool-settings.ts';
 
 const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
@@ -146,7 +146,7 @@ export class RlExperimentsView extends LitElement {
       else {
         if (!this.settings) throw new Error('Settings are still loading.');
         // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
-        const settings = { runners: [currentRunner(this.settings.runner)], apiKeys: loadApiKeys() };
+        const settings = { ...experimentRunners(this.settings.runner, this.settings.pool), apiKeys: loadApiKeys() };
         if (what === 'retry') await engine.retryExperiment(id, settings);
         else await engine.resumeExperiment(id, settings);
       }

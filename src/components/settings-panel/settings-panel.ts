@@ -7,6 +7,7 @@ import { getEngine } from '../../engine-client.ts';
 import { panelStyles } from '../shared-styles.ts';
 import { DEFAULT_PRICES, parsePriceTable } from '../../../worker/contracts/prices.ts';
 import { settingsPanelStyles } from './settings-panel.styles.ts';
+import { describePool, readPoolDescriptor } from '../../state/pool-settings.ts';
 
 /** Editing the endpoint by hand leaves any demo recording behind. */
 const withoutDemo = (m: Settings['model']): Settings['model'] => {
@@ -28,7 +29,7 @@ const withoutDemo = (m: Settings['model']): Settings['model'] => {
  * @cssproperty --space-3 - spacing step 3 (12 px)
  */
 export class RlSettingsPanel extends LitElement {
-  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true }, keyError: { state: true } };
+  static override properties = { settings: { attribute: false }, endpoints: { attribute: false }, saved: { state: true }, pricesError: { state: true }, recordingError: { state: true }, keyError: { state: true }, poolError: { state: true } };
   declare settings: Settings;
   declare endpoints: ModelEndpointChoice[];
   declare saved: boolean;
@@ -38,6 +39,8 @@ export class RlSettingsPanel extends LitElement {
   declare recordingError: string | undefined;
   /** why the key typed last could not be stored */
   declare keyError: string | undefined;
+  /** what is wrong with the pool descriptor given last (it was not taken) */
+  declare poolError: string | undefined;
 
   constructor() {
     super();
@@ -66,6 +69,48 @@ export class RlSettingsPanel extends LitElement {
     } catch (e) {
       this.pricesError = e instanceof SyntaxError ? `Prices: not valid JSON (${e.message}).` : (e as Error).message;
     }
+  }
+
+  /** A pool descriptor (pasted or opened): experiments run on its runners; its token is asked for below. */
+  private setPool(text: string, source: string) {
+    if (!text.trim()) return;
+    try {
+      const descriptor = readPoolDescriptor(text, source);
+      this.poolError = undefined;
+      // the same pool again keeps the token given for it
+      this.update_((x) => ({ ...x, pool: { descriptor, token: x.pool?.descriptor.name === descriptor.name ? x.pool.token : '' } }));
+    } catch (e) {
+      this.poolError = (e as Error).message;
+    }
+  }
+
+  private async openPool(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    this.setPool(await file.text(), file.name);
+    input.value = '';
+  }
+
+  private renderPool() {
+    const pool = this.settings.pool;
+    const val = (e: Event) => (e.target as HTMLInputElement).value;
+    return html`<h3>Runner pool (experiments)</h3>
+      <p class="muted">Experiments can spread their bugs over several runners: paste or open a pool descriptor (the <code>pool.json</code>
+        that <code>repairlab pool up</code> writes, or one written by hand: docs/formats/runner-pool.md). It never holds the token; give the
+        runners' token below (kept in this browser only, like the runner token, never in a link or export).</p>
+      <label>Pool descriptor (JSON) <textarea name="pool-descriptor" rows="4" @change=${(e: Event) => this.setPool(val(e), 'the pasted pool descriptor')}></textarea></label>
+      <label>Pool descriptor file <input type="file" name="pool-file" accept=".json,application/json" @change=${this.openPool} /></label>
+      ${this.poolError ? html`<div class="error" data-testid="pool-error">${this.poolError}</div>` : ''}
+      ${pool
+        ? html`<p data-testid="pool-summary">Experiments run on pool <b>${describePool(pool.descriptor)}</b>: ${pool.descriptor.runners.map((r) => html`<code>${r.url}</code> `)}</p>
+            <label>Pool token <input type="password" name="pool-token" autocomplete="off" .value=${live(pool.token)} @change=${(e: Event) => this.update_((x) => ({ ...x, pool: { ...x.pool!, token: val(e) } }))} /></label>
+            ${pool.token ? '' : html`<p class="key-needed" data-testid="pool-token-needed">Give the pool's token (the runners' shared secret: <code>$REPAIRLAB_HOME/pools/${pool.descriptor.name}/token</code> for a pool the CLI started).</p>`}
+            <button name="pool-remove" @click=${() => this.update_((x) => {
+              const { pool: _pool, ...rest } = x;
+              return rest;
+            })}>Use the single runner again</button>`
+        : html`<p class="muted">No pool: experiments run on the runner above.</p>`}`;
   }
 
   /** A cassette or trajectory file becomes the model: its replies answer the run's calls in order. */
@@ -125,6 +170,7 @@ export class RlSettingsPanel extends LitElement {
       <h3>Runner (compiles and tests patches in a sandbox)</h3>
       <label>Runner URL <input type="url" name="runner-url" .value=${s.runner.url} @change=${(e: Event) => this.update_((x) => ({ ...x, runner: { ...x.runner, url: val(e) } }))} /></label>
       <label>Runner token <input type="password" name="runner-token" .value=${s.runner.token} @change=${(e: Event) => this.update_((x) => ({ ...x, runner: { ...x.runner, token: val(e) } }))} /></label>
+      ${this.renderPool()}
       <h3>Model</h3>
       <label><input type="radio" name="kind" .checked=${s.modelKind === 'endpoint'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'endpoint' }))} /> An OpenAI-compatible endpoint</label>
       <label><input type="radio" name="kind" .checked=${s.modelKind === 'human'} @change=${() => this.update_((x) => ({ ...x, modelKind: 'human' }))} /> A person plays the model (no key needed)</label>

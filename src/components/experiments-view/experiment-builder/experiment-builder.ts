@@ -9,6 +9,7 @@ import type { ExperimentEstimate } from '../../../../worker/experiments/experime
 import { getEngine } from '../../../engine-client.ts';
 import type { Settings } from '../../../state/settings.ts';
 import { loadApiKeys } from '../../../state/api-keys.ts';
+import { experimentRunners } from '../../../state/pool-settings.ts';
 import '../../endpoint-key/endpoint-key.ts';
 import type { PresetChoice } from '../../run-view/run-choices.ts';
 import { panelStyles } from '../../shared-styles.ts';
@@ -133,7 +134,7 @@ export class RlExperimentBuilder extends LitElement {
       const engine = getEngine();
       const record = await engine.createExperiment(this.parsed(text));
       // every key by origin: the engine gives the runs only the one for the spec's endpoint (plan.modelSettings)
-      await engine.runExperiment(record.id, { runners: [this.settings!.runner], apiKeys: loadApiKeys() });
+      await engine.runExperiment(record.id, { ...experimentRunners(this.settings!.runner, this.settings!.pool), apiKeys: loadApiKeys() });
       this.estimate = undefined;
       this.estimatedFor = undefined;
       this.dispatchEvent(new CustomEvent('experiment-started', { detail: record.id, bubbles: true, composed: true }));
