@@ -63,6 +63,8 @@ test('a pool descriptor of two runners in Settings: the token asked for, an expe
   await page.locator('select[name="exp-library"]').selectOption('textkit');
   await commit(page.locator('input[name="exp-limit"]'), '4');
   await expect(page.getByTestId('exp-bug-count')).toHaveText('4 bugs');
+  // one model call a cell: the experiment ends, with no validation in flight when the runners close
+  await page.locator('select[name="variant-preset"]').first().selectOption('oneshot');
   await page.getByRole('button', { name: 'Estimate calls and cost' }).click();
   await page.getByRole('button', { name: 'Start' }).click();
   const detail = page.getByTestId('experiment-detail');
@@ -80,6 +82,7 @@ test('a pool descriptor of two runners in Settings: the token asked for, an expe
   for (const id of ['runner-1', 'runner-2']) await expect.poll(async () => Number(await started(id).textContent()), { timeout: 120_000 }).toBeGreaterThan(0);
   const matrix = page.locator('[data-testid="experiment-matrix"]');
   await expect(matrix.locator('[data-status="plausible"]')).toHaveCount(1, { timeout: 150_000 });
+  await expect(page.getByTestId('experiment-status')).toHaveAttribute('data-status', 'finished', { timeout: 240_000 });
   const errors = page.getByTestId('error-cells');
   expect(await errors.count(), (await errors.count()) ? ((await errors.textContent()) ?? '') : '').toBe(0);
   expect(page.url()).not.toContain(TOKEN);

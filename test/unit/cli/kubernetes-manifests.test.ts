@@ -6,6 +6,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Service } from 'kubernetes-models/v1/Service';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { kubernetesManifests } from '../../../worker/cli/pool/kubernetes-manifests.ts';
+import { BWRAP_CAPABILITIES } from '../../../worker/cli/pool/pool-engine.ts';
 
 const options = { name: 'lab', runners: 4, image: 'registry.example.org/repairlab-runner:1', namespace: 'apr', capacity: 2, cpus: 2, memoryMb: 4096, tokenSecret: 'repairlab-runner-token' };
 const validate = (m: Record<string, unknown>) => {
@@ -37,6 +38,9 @@ describe('pool manifests --kubernetes', () => {
     expect(container.args).toEqual(expect.arrayContaining(['--token-file', '/var/run/repairlab/token', '--workers', '2']));
     expect(deployment!.spec.template.spec.volumes[0].secret.secretName).toBe('repairlab-runner-token');
     expect(JSON.stringify(deployment)).not.toMatch(/REPAIRLAB_RUNNER_TOKEN"|"--token",/);
+    // bubblewrap inside the pod gets what it needed under Docker (pool up --docker), in a user namespace of its own
+    expect(container.securityContext).toMatchObject({ capabilities: { drop: ['ALL'], add: BWRAP_CAPABILITIES }, procMount: 'Unmasked', readOnlyRootFilesystem: true });
+    expect(deployment!.spec.template.spec.hostUsers).toBe(false);
     // every selector picks exactly the Deployment's pods
     expect(service!.spec.selector).toEqual(deployment!.spec.template.metadata.labels);
     expect(budget!.spec.selector.matchLabels).toEqual(deployment!.spec.template.metadata.labels);

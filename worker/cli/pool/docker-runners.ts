@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, chmod } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { CHECKOUT, type PoolEngineDriver } from './pool-engine.ts';
+import { BWRAP_CAPABILITIES, CHECKOUT, type PoolEngineDriver } from './pool-engine.ts';
 
 const run = promisify(execFile);
 const TOKEN_IN_CONTAINER = '/run/secrets/repairlab-runner-token';
@@ -79,7 +79,7 @@ export const dockerRunners: PoolEngineDriver = {
     // a container of that name left by this pool, not brought down, would block this one
     await docker(['rm', '-f', name]).catch(() => undefined);
     const sandboxCaps = opts.sandbox === 'bwrap'
-      ? [...['SYS_ADMIN', 'SETUID', 'SETGID', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'KILL'].flatMap((c) => ['--cap-add', c]), '--security-opt', 'seccomp=unconfined', '--security-opt', 'apparmor=unconfined', '--security-opt', 'systempaths=unconfined']
+      ? [...BWRAP_CAPABILITIES.flatMap((c) => ['--cap-add', c]), '--security-opt', 'seccomp=unconfined', '--security-opt', 'apparmor=unconfined', '--security-opt', 'systempaths=unconfined']
       : [];
     const args = [
       'run', '-d', '--name', name,

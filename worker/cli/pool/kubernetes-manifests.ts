@@ -3,6 +3,7 @@
 // PodDisruptionBudget that lets a drain take one runner at a time (the scheduler moves that runner's cells on). The
 // token comes from a Secret mounted as a file (the runner's --token-file), never from the manifests. Validated offline
 // against the Kubernetes schemas in test/unit/cli/kubernetes-manifests.test.ts; applied with kubectl (docs/deploy.md).
+import { BWRAP_CAPABILITIES } from './pool-engine.ts';
 
 export interface KubernetesPoolOptions {
   name: string;
@@ -38,6 +39,9 @@ export function kubernetesManifests(o: KubernetesPoolOptions): Record<string, un
         metadata: { labels },
         spec: {
           automountServiceAccountToken: false,
+          // a user namespace of the pod's own: required for procMount Unmasked, and the capabilities above are then
+          // the namespace's, not the node's
+          hostUsers: false,
           containers: [
             {
               name: 'runner',
@@ -51,18 +55,30 @@ export function kubernetesManifests(o: KubernetesPoolOptions): Record<string, un
               // /v1/health wants the token; that the port takes connections is what Kubernetes can see
               readinessProbe: { tcpSocket: { port: PORT }, periodSeconds: 5 },
               livenessProbe: { tcpSocket: { port: PORT }, periodSeconds: 20, failureThreshold: 3 },
-              // bubblewrap makes its namespaces inside the pod: it needs them allowed (the runner's health answer
-              // says which isolation it obtained; see docs/deploy.md)
-              securityContext: { capabilities: { add: ['SYS_ADMIN'] }, seccompProfile: { type: 'Unconfined' } },
+              // bubblewrap makes its namespaces and mounts its own /proc inside the pod: what `pool up --docker` needed
+              // on a real engine (docker-runners.ts) — these capabilities, no seccomp or AppArmor filter, and an
+              // unmasked /proc (which Kubernetes grants to a pod in its own user namespace: hostUsers false). Everything
+              // else stays locked: the rest of the capabilities dropped, a read-only root, /tmp in memory. The
+              // runner's health answer says which isolation it obtained (docs/deploy.md).
+              securityContext: {
+                capabilities: { drop: ['ALL'], add: BWRAP_CAPABILITIES },
+                seccompProfile: { type: 'Unconfined' },
+                appArmorProfile: { type: 'Unconfined' },
+                procMount: 'Unmasked',
+                readOnlyRootFilesystem: true,
+                allowPrivilegeEscalation: false,
+              },
               volumeMounts: [
                 { name: 'token', mountPath: '/var/run/repairlab', readOnly: true },
                 { name: 'data', mountPath: '/data' },
+                { name: 'tmp', mountPath: '/tmp' },
               ],
             },
           ],
           volumes: [
             { name: 'token', secret: { secretName: o.tokenSecret, defaultMode: 0o400, items: [{ key: 'token', path: 'token' }] } },
             { name: 'data', emptyDir: { sizeLimit: '4Gi' } },
+            { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '512Mi' } },
           ],
         },
       },

@@ -55,3 +55,9 @@ export async function urlFromLog(file: string, id: string, gone: () => Promise<b
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * The capabilities bubblewrap inside a runner's container needed on a real Docker engine (with no seccomp or AppArmor
+ * filter and an unmasked /proc): `pool up --docker` adds them, and the Kubernetes manifests ask for the same.
+ */
+export const BWRAP_CAPABILITIES = ['SYS_ADMIN', 'SETUID', 'SETGID', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'KILL'];
