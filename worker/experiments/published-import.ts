@@ -86,7 +86,12 @@ export function publishedRunId(variant: string, bugId: string, entry: number): s
 /** `file_name` of a write_fix change: repository-relative, or (RepairAgent's published files) relative to a source root. */
 async function resolveSourcePath(ws: Workspace, bug: BugSpec, name: string): Promise<string | undefined> {
   const clean = name.replace(/^\.?\/+/, '');
-  for (const path of [clean, ...bug.layout.sourceDirs.map((d) => `${d.replace(/\/+$/, '')}/${clean}`)]) {
+  // RepairAgent sometimes wrote the absolute path in its container (/app/auto_gpt_workspace/cli_12_buggy/src/java/…):
+  // every tail of the path is tried, longest first
+  const parts = clean.split('/');
+  const tails = parts.map((_, i) => parts.slice(i).join('/'));
+  const candidates = tails.flatMap((tail) => [tail, ...bug.layout.sourceDirs.map((d) => `${d.replace(/\/+$/, '')}/${tail}`)]);
+  for (const path of candidates) {
     try {
       await ws.read(path);
       return path;

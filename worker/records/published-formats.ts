@@ -52,6 +52,23 @@ function parseJson(text: string, file: string): unknown {
 }
 
 /**
+ * RepairAgent's published lines sometimes keep their line end (`"new_lines": ["break;\\n"]`, as Python's readlines
+ * gives them) and sometimes not: a line is a line either way, so one trailing line end is dropped from every
+ * `new_lines` item and `modified_line`.
+ */
+function lineEndsTrimmed(patch: unknown): unknown {
+  const trim = (v: unknown) => (typeof v === 'string' ? v.replace(/\r?\n$/, '') : v);
+  const change = (c: unknown): unknown => {
+    if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
+    const o = { ...(c as Record<string, unknown>) };
+    if (Array.isArray(o.insertions)) o.insertions = o.insertions.map((i) => (i && typeof i === 'object' && Array.isArray((i as Record<string, unknown>).new_lines) ? { ...i, new_lines: ((i as Record<string, unknown>).new_lines as unknown[]).map(trim) } : i));
+    if (Array.isArray(o.modifications)) o.modifications = o.modifications.map((m) => (m && typeof m === 'object' ? { ...m, modified_line: trim((m as Record<string, unknown>).modified_line) } : m));
+    return o;
+  };
+  return Array.isArray(patch) ? patch.map(change) : change(patch);
+}
+
+/**
  * RepairAgent's plausible_patches_<Bug>.json (HAFixAgent's re-run of RepairAgent publishes the same files): a list
  * of `{source, patch}`, where `patch` is one file change (`source: "mutant"`, with RepairAgent's `target_lines`) or a
  * list of them (`source: "write_fix"`); line numbers are 1-based, of the file at the buggy commit, and `file_name` is
@@ -73,7 +90,7 @@ export function readRepairAgentPlausible(text: string, file: string, format: 'ha
     if (rec.patch === undefined) throw new PublishedFormatError(file, `${where}.patch`, 'missing (RepairAgent writes the write_fix changes there)');
     let changes: FileChange[];
     try {
-      changes = parseChanges(rec.patch);
+      changes = parseChanges(lineEndsTrimmed(rec.patch));
     } catch (e) {
       if (e instanceof ToolRefusal) throw new PublishedFormatError(file, `${where}.patch`, e.message.replace(/^'changes'/, 'the patch'));
       throw e;
