@@ -2,7 +2,7 @@
 // fresh REPAIRLAB_HOME, the fixtures of test/fixtures/published/ (HAFixAgent's and RepairAgent's published shapes,
 // written for the bundled textkit-1, numkit-1 and textkit-3) re-validated on a real runner the command starts, then an
 // experiment of a local variant (its runs written as records: no model needed) reported with the published one beside
-// it, McNemar included.
+// it, McNemar included. The tests build on each other, in order (the report reads the runs the first one imports).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -131,6 +131,11 @@ describe('repairlab published import', () => {
     expect(all).toMatchObject({ test: 'mcnemar', n: 3, successes: [1, 2], pvalue: 1 });
     const text = await cli(['experiment', 'report', ID, '--with-published', 'ra-demo', '--md']);
     expect(text.stdout).toContain('ra-demo');
+    const html = await cli(['experiment', 'report', ID, '--with-published', 'ra-demo', '--html']);
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toContain('published-ra-demo-textkit-1-0');
+    const csv = await cli(['experiment', 'report', ID, '--with-published', 'ra-demo', '--csv', '--table', 'plausibility']);
+    expect(csv.stdout).toMatch(/mcnemar/);
     const clash = await cli(['experiment', 'report', ID, '--with-published', 'local']);
     expect(clash.stderr).toContain('--with-published local');
   }, 300_000);
