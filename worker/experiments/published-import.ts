@@ -225,9 +225,25 @@ export function bugAgreement(rows: readonly PublishedRunRow[]): PublishedBugAgre
   });
 }
 
+/** A variant holds one file's entries per bug: a second file of the bug would overwrite the first one's runs. */
+export function refuseTwoFilesOfOneBug(entries: readonly PublishedEntry[]): void {
+  const fileOf = new Map<string, string>();
+  for (const e of entries) {
+    const first = fileOf.get(e.bugId);
+    if (first !== undefined && first !== e.file) {
+      throw new Error(
+        `${e.bugId} is in two files (${first} and ${e.file}): a variant holds one result per bug. Import each setting under its own --variant ` +
+          '(HAFixAgent: the files of one history setting, e.g. *_1_result.json), or pick the files with --bugs.',
+      );
+    }
+    fileOf.set(e.bugId, e.file);
+  }
+}
+
 /** Imports `entries` as runs of `opts.variant`, one bug at a time (its workspace is opened once per entry). */
 export async function importPublished(engine: PublishedImportEngine, records: RecordStore, validate: PatchValidator, entries: readonly PublishedEntry[], opts: PublishedImportOptions): Promise<PublishedImportResult> {
   if (!VARIANT_NAME.test(opts.variant)) throw new Error(`--variant ${JSON.stringify(opts.variant)}: a variant name is letters, digits and . _ - (it names runs and report rows)`);
+  refuseTwoFilesOfOneBug(entries);
   const record = storeRecorder(records);
   const runs: PublishedRunRow[] = [];
   for (const entry of entries) {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PublishedFormatError, parseCsv, readBirchCsv, readHafixResult, readPublishedFile, readRepairAgentPlausible, repairlabBugId } from '../../../worker/records/published-formats.ts';
 import { withPublishedVariant } from '../../../worker/experiments/published-variant.ts';
-import { bugAgreement, publishedRunId } from '../../../worker/experiments/published-import.ts';
+import { bugAgreement, publishedRunId, refuseTwoFilesOfOneBug } from '../../../worker/experiments/published-import.ts';
 import type { CellRecord, ExperimentRecord, ExperimentSpec } from '../../../worker/contracts/experiment.ts';
 import type { TrajectoryHeader } from '../../../worker/records/persistence.ts';
 
@@ -83,6 +83,12 @@ describe('agreement and the published variant in a report', () => {
       { bugId: 'B-1', entries: 1, publishedPlausible: true, ourPlausible: false, agreement: false, disagreeingEntries: 1 },
       { bugId: 'C-1', entries: 1, publishedPlausible: false, ourPlausible: null, agreement: null, disagreeingEntries: 0 },
     ]);
+  });
+
+  it('two files of one bug in one import are refused (the second would overwrite the first)', () => {
+    const e = (file: string) => ({ bugId: 'Cli-11', sourceBugId: 'Cli_11', file, entry: 0, source: 's', patch: { kind: 'none' as const }, publishedPlausible: true, info: {} });
+    expect(() => refuseTwoFilesOfOneBug([e('a/Cli_11_1_result.json'), e('a/Cli_11_5_result.json')])).toThrow(/Cli-11 is in two files \(a\/Cli_11_1_result.json and a\/Cli_11_5_result.json\)/);
+    expect(() => refuseTwoFilesOfOneBug([e('x'), { ...e('x'), entry: 1 }])).not.toThrow();
   });
 
   it("cells: sample 0 is the bug's first plausible entry, else its first; a bug without an entry and later samples are not run", () => {
