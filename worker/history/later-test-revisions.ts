@@ -4,8 +4,8 @@
 // TestFoo.java, FooTests.java). A later commit is one on a branch (refs/heads/*) that is neither the buggy, the history
 // nor the fix commit nor an ancestor of one — the history after the fix (Defects4J's bundles hold none: nothing after
 // the buggy revision is imported, so no later commit can leak the fix). Commits that descend from the fix come first,
-// then the others, each group oldest first (nearest the fix); each distinct content of a test file is one revision, and
-// a content the buggy or fixed tree already has is none.
+// then the others, each group oldest first (nearest the fix); each distinct content a later commit writes into a test file
+// is one revision (a content one of its parents has, or the buggy or fixed tree has, is none).
 import type { BugSpec } from '../contracts/bug.ts';
 import { refTips } from '../repo/repo-browse.ts';
 import type { CommitInfo, RepoSession } from '../repo/session.ts';
@@ -124,6 +124,8 @@ export async function laterTestRevisions(session: RepoSession, bug: BugSpec, opt
       if (taken >= max) break;
       const entry = await session.entryAt(c.oid, testFile);
       if (!entry || entry.type !== 'blob' || seen.has(entry.oid)) continue;
+      // a revision is a content this commit wrote (as `git log -- <file>` lists): not one a parent already had
+      if ((await Promise.all(c.parents.map((p) => session.entryAt(p, testFile)))).some((e) => e?.oid === entry.oid)) continue;
       seen.add(entry.oid);
       taken++;
       out.push({
