@@ -40,7 +40,7 @@ function suiteOf(layout: ProjectLayout, r: LaterTestRevision): ProjectLayout {
 
 function compilerMessage(v: ValidationResult): string {
   const errors = v.diagnostics.filter((d) => d.kind === 'error');
-  const shown = errors.slice(0, 3).map((d) => `${d.file}:${d.line}: ${d.message}`);
+  const shown = errors.slice(0, 3).map((d) => `${d.file}:${d.line}: ${d.message.replace(/\s+/g, ' ')}`);
   return shown.length ? `${shown.join('; ')}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}` : `it did not compile (${v.stopped})`;
 }
 
