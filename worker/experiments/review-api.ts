@@ -61,7 +61,10 @@ export class ReviewApi {
     }
     const queue = await reviewQueue({ runs, bugMeta: bugMetaFromWorkspaces(this.bugs), syntax: await this.syntax(), labels: await this.labels.all() });
     const evidence = await this.evidence.all();
-    for (const item of queue.items) item.evidence = evidence.filter((e) => e.bugId === item.bugId && e.patchKey === item.patchKey);
+    for (const item of queue.items) {
+      const mine = evidence.filter((e) => e.bugId === item.bugId && e.patchKey === item.patchKey);
+      if (mine.length) item.evidence = mine;
+    }
     return queue;
   }
 
