@@ -91,7 +91,13 @@ export async function overfittingEvidence(bugs: EvidenceBugs, item: { bugId: str
     }
     const passedByFix = fix.tests.filter((t) => t.status === 'pass').map((t) => t.id);
     const fixFails = fix.tests.filter((t) => t.status !== 'pass' && t.status !== 'skipped').map((t) => t.id);
-    const candidate = await run((ws) => applyUnifiedDiff(ws, item.patch).then(() => undefined));
+    const candidate = await run(async (ws) => {
+      try {
+        await applyUnifiedDiff(ws, item.patch);
+      } catch (e) {
+        throw new Error(`${item.bugId} ${item.patchKey}: the candidate patch does not apply to the buggy tree (${(e as Error).message})`);
+      }
+    });
     const bothPass: string[] = [];
     const candidateFails: EvidenceFailure[] = [];
     const byId = new Map(candidate.tests.map((t) => [t.id, t]));
