@@ -73,13 +73,30 @@ async function ancestry(session: RepoSession, tips: readonly string[]): Promise<
   return seen;
 }
 
-/** Later commits, descendants of the fix first, each group oldest first. */
-export async function laterCommits(session: RepoSession, bug: BugSpec): Promise<(CommitInfo & { afterFix: boolean })[]> {
+/**
+ * Where later commits are read: a repository session, the commits whose ancestors (and themselves) are not later
+ * (`base`), and the developers' fix commit in that repository (`fix`: commits it is an ancestor of, or that are it, are
+ * after the fix; absent, none is). The bug's own repository (bundleHistory), or the project's real repository on disk.
+ */
+export interface HistorySource {
+  session: RepoSession;
+  base: string[];
+  fix?: string;
+}
+
+/** The bug's own repository as its history: later = on a branch, not the buggy, history or fix commit nor an ancestor of one. */
+export function bundleHistory(session: RepoSession, bug: BugSpec): HistorySource {
   const fix = bug.groundTruth.fixedCommit;
-  const before = await ancestry(session, [bug.buggyCommit, ...(bug.historyCommit ? [bug.historyCommit] : []), ...(fix ? [fix] : [])]);
+  return { session, base: [bug.buggyCommit, ...(bug.historyCommit ? [bug.historyCommit] : []), ...(fix ? [fix] : [])], ...(fix ? { fix } : {}) };
+}
+
+/** Later commits, descendants of the fix (or the fix itself, when it is not in `base`) first, each group oldest first. */
+export async function laterCommits(history: HistorySource): Promise<(CommitInfo & { afterFix: boolean })[]> {
+  const { session, fix } = history;
+  const before = await ancestry(session, history.base);
   const branches = (await refTips(session)).filter((t) => t.name.startsWith('heads/')).map((t) => t.oid);
   const later = [...(await ancestry(session, branches)).values()].filter((c) => !before.has(c.oid));
-  // afterFix: the fix is an ancestor — resolved parents first (oldest first is not enough under clock skew)
+  // afterFix: the fix is an ancestor or the commit itself — resolved parents first (oldest first is not enough under clock skew)
   const afterFix = new Map<string, boolean>();
   const byOid = new Map(later.map((c) => [c.oid, c]));
   for (const c of later) {
@@ -96,7 +113,7 @@ export async function laterCommits(session: RepoSession, bug: BugSpec): Promise<
         stack.push(...open);
         continue;
       }
-      afterFix.set(oid, parents.some((p) => p === fix || afterFix.get(p) === true));
+      afterFix.set(oid, fix !== undefined && (oid === fix || parents.some((p) => p === fix || afterFix.get(p) === true)));
       stack.pop();
     }
   }
@@ -106,19 +123,23 @@ export async function laterCommits(session: RepoSession, bug: BugSpec): Promise<
     .sort((a, b) => Number(b.afterFix) - Number(a.afterFix) || order(a, b));
 }
 
-/** Up to `revisions` later revisions of each evidence test file, in laterCommits' order. */
-export async function laterTestRevisions(session: RepoSession, bug: BugSpec, options: { revisions?: number } = {}): Promise<LaterTestRevision[]> {
-  const max = Math.max(1, Math.floor(options.revisions ?? DEFAULT_LATER_REVISIONS));
-  const files = evidenceTestFiles(bug, (await fixChangedFiles(session, bug)).filter((f) => bug.layout.sourceDirs.some((d) => under(d, f))));
-  const commits = await laterCommits(session, bug);
-  const fix = bug.groundTruth.fixedCommit;
+/**
+ * Up to `max` later revisions of each test file in `history`, in laterCommits' order; `known` holds, per test file, the
+ * blob oids that are not later revisions (its content in the bug's buggy and fixed trees: blob oids are content hashes,
+ * so they compare across repositories).
+ */
+export async function laterRevisionsIn(
+  history: HistorySource,
+  files: readonly string[],
+  known: ReadonlyMap<string, ReadonlySet<string>>,
+  layout: Pick<BugSpec['layout'], 'testDirs'>,
+  max: number,
+): Promise<LaterTestRevision[]> {
+  const { session } = history;
+  const commits = await laterCommits(history);
   const out: LaterTestRevision[] = [];
   for (const testFile of files) {
-    const seen = new Set<string>();
-    for (const known of [bug.buggyCommit, ...(fix ? [fix] : [])]) {
-      const e = await session.entryAt(known, testFile);
-      if (e) seen.add(e.oid);
-    }
+    const seen = new Set(known.get(testFile) ?? []);
     let taken = 0;
     for (const c of commits) {
       if (taken >= max) break;
@@ -134,10 +155,62 @@ export async function laterTestRevisions(session: RepoSession, bug: BugSpec, opt
         timestamp: c.committer.timestamp,
         afterFix: c.afterFix,
         testFile,
-        testClass: testClassOf(bug.layout, testFile),
+        testClass: testClassOf(layout, testFile),
         blob: entry.oid,
       });
     }
   }
   return out;
+}
+
+/**
+ * Up to `revisions` later revisions of each evidence test file. The test files and their known contents come from the
+ * bug's repository `session` (its buggy and fixed trees); the later commits from `history` (default: the same session).
+ */
+export async function laterTestRevisions(session: RepoSession, bug: BugSpec, options: { revisions?: number; history?: HistorySource } = {}): Promise<LaterTestRevision[]> {
+  const max = Math.max(1, Math.floor(options.revisions ?? DEFAULT_LATER_REVISIONS));
+  const files = evidenceTestFiles(bug, (await fixChangedFiles(session, bug)).filter((f) => bug.layout.sourceDirs.some((d) => under(d, f))));
+  const fix = bug.groundTruth.fixedCommit;
+  const known = new Map<string, Set<string>>();
+  for (const testFile of files) {
+    const oids = new Set<string>();
+    for (const commit of [bug.buggyCommit, ...(fix ? [fix] : [])]) {
+      const e = await session.entryAt(commit, testFile);
+      if (e) oids.add(e.oid);
+    }
+    known.set(testFile, oids);
+  }
+  return laterRevisionsIn(options.history ?? bundleHistory(session, bug), files, known, bug.layout, max);
+}
+
+/** The project's fixed revision a Defects4J import names in its buggy commit's message ("Fixed revision <sha> …"), if a git commit id. */
+export async function recordedFixedRevision(session: RepoSession, bug: Pick<BugSpec, 'buggyCommit'>): Promise<string | undefined> {
+  const m = /^Fixed revision ([0-9a-f]{40})\b/m.exec((await session.readCommit(bug.buggyCommit)).message);
+  return m?.[1];
+}
+
+/**
+ * The project's real repository as the bug's history (a Defects4J bundle stops at the buggy revision): later = on one of
+ * its branches, not the bug's original buggy revision (historyCommit, else buggyCommit) nor an ancestor of it; after the
+ * fix = descending from (or being) the real fixed revision, as the bundle's buggy commit records it. `note` says when
+ * that revision is not known or not in the repository (then no commit is after the fix: the order is by time only).
+ */
+export async function projectHistory(project: RepoSession, bundle: RepoSession, bug: BugSpec): Promise<{ history: HistorySource; note?: string }> {
+  const original = bug.historyCommit ?? bug.buggyCommit;
+  try {
+    await project.readCommit(original);
+  } catch {
+    throw new Error(`this repository does not hold ${original}, the bug's original buggy revision (${bug.id}): pass the project's repository.`);
+  }
+  const fix = await recordedFixedRevision(bundle, bug).catch(() => undefined);
+  let note: string | undefined;
+  if (!fix) note = `${bug.id}: its bundle records no git commit id of the real fixed revision, so no later commit counts as after the fix (ordered by time only)`;
+  else {
+    try {
+      await project.readCommit(fix);
+    } catch {
+      note = `${bug.id}: this repository does not hold the real fixed revision ${fix.slice(0, 12)}, so no later commit counts as after the fix (ordered by time only)`;
+    }
+  }
+  return { history: { session: project, base: [original], ...(fix && !note ? { fix } : {}) }, ...(note ? { note } : {}) };
 }

@@ -10,7 +10,7 @@ import { BugSpec } from '../../../worker/contracts/bug.ts';
 import { RepoStore } from '../../../worker/repo/repo-store.ts';
 import type { RepoSession } from '../../../worker/repo/session.ts';
 import { createNodePlatform } from '../../../worker/platform/node.ts';
-import { evidenceTestFiles, fixChangedFiles, laterCommits, laterTestRevisions } from '../../../worker/history/later-test-revisions.ts';
+import { bundleHistory, evidenceTestFiles, fixChangedFiles, laterCommits, laterTestRevisions } from '../../../worker/history/later-test-revisions.ts';
 import { buildLaterHistory, STRINGS_TEST } from '../../helpers/later-history.ts';
 
 let work: string;
@@ -47,7 +47,7 @@ describe('later revisions of the test classes', () => {
   });
 
   it('takes commits on branches that are neither the bug, the fix nor their ancestors: descendants of the fix first, oldest first', async () => {
-    const commits = await laterCommits(session, bug);
+    const commits = await laterCommits(bundleHistory(session, bug));
     const fix = bug.groundTruth.fixedCommit!;
     // git: every branch's commits not reachable from the buggy or the fix commit
     const expected = git('rev-list', '--branches', `^${bug.buggyCommit}`, `^${fix}`).split('\n').sort();
