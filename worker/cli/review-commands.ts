@@ -133,17 +133,21 @@ export function registerReviewCommands(program: Command): void {
     .option('--runs', '<target> is a comma-separated list of run ids')
     .option('--bug <id>', "only this bug's items")
     .option('--revisions <n>', 'later revisions per test file (default 3)')
+    .option('--history-repo <dir>', "the project's real git repository (a work tree or a bare mirror): later revisions come from its branches instead of the bug's bundle — Defects4J bundles stop at the buggy revision, so their bugs get evidence only with it")
     .option('--runner <url>', 'runner URL (default: start one in this process)')
     .option('--token <token>', 'runner token')
     .option('--json', 'print the evidence as JSON')
-    .action(async (target: string, opts: { runs?: boolean; bug?: string; revisions?: string; runner?: string; token?: string; json?: boolean }) => {
+    .action(async (target: string, opts: { runs?: boolean; bug?: string; revisions?: string; historyRepo?: string; runner?: string; token?: string; json?: boolean }) => {
       const revisions = opts.revisions === undefined ? undefined : wholeNumber('--revisions', opts.revisions);
+      // Node only, loaded with the command: a session on the on-disk repository (an error names a directory that is none)
+      const historyRepo = opts.historyRepo ? (await import('./on-disk-repo.ts')).openOnDiskRepo(opts.historyRepo) : undefined;
       const api = await (await openNodeLab()).review();
       const done = await withRunner(opts, (runner) =>
         api.computeEvidence(targetOf(target, opts), {
           runner,
           ...(opts.bug ? { bugId: opts.bug } : {}),
           ...(revisions !== undefined ? { revisions } : {}),
+          ...(historyRepo ? { historyRepo } : {}),
           ...(opts.json ? {} : { onProgress: (m: string) => console.error(m) }),
         }),
       );
@@ -153,7 +157,7 @@ export function registerReviewCommands(program: Command): void {
         return [
           `evidence for ${done.items} item${done.items === 1 ? '' : 's'} (not labels):`,
           ...[...byItem].flatMap(([key, es]) => [key, ...evidenceLines(es)]),
-          ...(done.items > byItem.size ? [`${done.items - byItem.size} item${done.items - byItem.size === 1 ? '' : 's'} without a later revision of their test classes in the stored history`] : []),
+          ...(done.items > byItem.size ? [`${done.items - byItem.size} item${done.items - byItem.size === 1 ? '' : 's'} without a later revision of their test classes in the ${opts.historyRepo ? `history of ${opts.historyRepo}` : 'stored history (a Defects4J bug needs --history-repo <the project\'s repository>)'}`] : []),
         ].join('\n');
       });
     });

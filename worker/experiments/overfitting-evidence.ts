@@ -11,7 +11,7 @@ import type { ValidationResult } from '../contracts/runner-api.ts';
 import type { Workspace } from '../contracts/workspace.ts';
 import { applyUnifiedDiff } from '../diff/apply-diff.ts';
 import { applyProgramFilesOf } from '../bugs/engine.ts';
-import { laterTestRevisions, type LaterTestRevision } from '../history/later-test-revisions.ts';
+import { laterTestRevisions, projectHistory, type LaterTestRevision } from '../history/later-test-revisions.ts';
 import { openWorkspace } from '../repo/git-workspace.ts';
 import type { RepoSession } from '../repo/session.ts';
 import { RunnerClient } from '../runner-client/client.ts';
@@ -29,6 +29,13 @@ export interface EvidenceOptions {
   /** the fix's results by later revision, shared by the items of one bug (each is run once) */
   fixResults?: Map<string, Promise<ValidationResult>>;
   onRevision?: (r: LaterTestRevision) => void;
+  /**
+   * the project's real repository (a Defects4J bundle stops at the buggy revision): later revisions are read from it
+   * instead of the bug's repository (later-test-revisions.ts projectHistory)
+   */
+  historyRepo?: RepoSession;
+  /** told what the history repository lacks (the real fixed revision: no after-the-fix order) */
+  onNote?: (note: string) => void;
 }
 
 const decoder = new TextDecoder();
@@ -55,13 +62,16 @@ async function applyFix(ws: Workspace, bug: BugSpec, session: RepoSession): Prom
 export async function overfittingEvidence(bugs: EvidenceBugs, item: { bugId: string; patchKey: string; patch: string }, options: EvidenceOptions): Promise<PatchEvidence[]> {
   const { bug, workspace } = await bugs.workspaceFor(item.bugId);
   const session = await bugs.ensureRepository(bug);
-  const revisions = await laterTestRevisions(session, bug, { revisions: options.revisions });
+  const project = options.historyRepo ? await projectHistory(options.historyRepo, session, bug) : undefined;
+  if (project?.note) options.onNote?.(project.note);
+  const revisions = await laterTestRevisions(session, bug, { revisions: options.revisions, ...(project ? { history: project.history } : {}) });
+  const blobs = options.historyRepo ?? session;
   const client = new RunnerClient(options.runner);
   const fixResults = options.fixResults ?? new Map<string, Promise<ValidationResult>>();
   const out: PatchEvidence[] = [];
   for (const r of revisions) {
     options.onRevision?.(r);
-    const text = decoder.decode(await session.readBlob(r.blob));
+    const text = decoder.decode(await blobs.readBlob(r.blob));
     const layout = suiteOf(bug.layout, r);
     const run = async (apply: (ws: Workspace) => Promise<void>) => {
       const ws = workspace.fork();

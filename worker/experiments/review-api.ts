@@ -6,6 +6,7 @@ import type { Trajectory } from '../contracts/trajectory.ts';
 import type { PatchEvidence } from '../contracts/patch-evidence.ts';
 import type { RunnerSettings } from '../contracts/run-settings.ts';
 import type { ValidationResult } from '../contracts/runner-api.ts';
+import type { RepoSession } from '../repo/session.ts';
 import { PatchLabelStore, type LabelInput } from '../records/patch-label-store.ts';
 import { PatchEvidenceStore } from '../records/patch-evidence-store.ts';
 import { overfittingEvidence, type EvidenceBugs } from './overfitting-evidence.ts';
@@ -24,6 +25,8 @@ export interface EvidenceRequest {
   bugId?: string;
   /** later revisions per test file (default 3) */
   revisions?: number;
+  /** the project's real repository on disk: later revisions come from it instead of the bug's own (Defects4J bundles stop at the buggy revision) */
+  historyRepo?: RepoSession;
   /** told before each item and each later revision */
   onProgress?: (message: string) => void;
 }
@@ -77,12 +80,18 @@ export class ReviewApi {
     if (request.bugId && !items.length) throw new Error(`the queue has no item of ${request.bugId}: nothing to compute evidence for.`);
     const fixResults = new Map<string, Promise<ValidationResult>>();
     const all: PatchEvidence[] = [];
+    const noted = new Set<string>();
     for (const [i, item] of items.entries()) {
       request.onProgress?.(`${i + 1}/${items.length} ${item.bugId} ${item.patchKey}`);
       const found = await overfittingEvidence(this.bugs, item, {
         runner: request.runner,
         fixResults,
         ...(request.revisions !== undefined ? { revisions: request.revisions } : {}),
+        ...(request.historyRepo ? { historyRepo: request.historyRepo } : {}),
+        onNote: (note) => {
+          if (!noted.has(note)) request.onProgress?.(`note: ${note}`);
+          noted.add(note);
+        },
         onRevision: (r) => request.onProgress?.(`  later ${r.testClass} @ ${r.commit.slice(0, 7)} ${r.subject}`),
       });
       await this.evidence.replace(item.bugId, item.patchKey, found);
