@@ -131,4 +131,27 @@ describe('repairlab review evidence', () => {
     expect(none.code).not.toBe(0);
     expect(none.stderr).toContain('the queue has no item of textkit-2');
   }, 600_000);
+
+  it('--history-repo: later revisions from a repository on disk (no fixed revision recorded: a note, time order); a directory that is no repository and a repository without the bug are refused', async () => {
+    const r = await cli(['review', 'evidence', ID, '--bug', 'textkit-1', '--revisions', '1', '--history-repo', scratch, ...runnerFlags()]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('note: textkit-1: its bundle records no git commit id of the real fixed revision');
+    const q = JSON.parse((await cli(['review', 'queue', ID, '--json'])).stdout) as Queue;
+    const evidence = q.items.flatMap((i) => i.evidence ?? []);
+    expect(evidence.length).toBe(2);
+    expect(evidence.every((e) => !e.afterFix && [...later, mainFirst].includes(e.commit))).toBe(true);
+    const notRepo = await cli(['review', 'evidence', ID, '--history-repo', join(scratch, 'no-such-dir'), ...runnerFlags()]);
+    expect(notRepo.code).not.toBe(0);
+    expect(notRepo.stderr).toContain('is not a git repository');
+    const other = await mkdtemp(join(tmpdir(), 'review-evidence-other-'));
+    try {
+      execFileSync('git', ['-C', other, 'init', '-q']);
+      execFileSync('git', ['-C', other, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x']);
+      const wrong = await cli(['review', 'evidence', ID, '--history-repo', other, ...runnerFlags()]);
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stderr).toMatch(/this repository does not hold [0-9a-f]{40}, the bug's original buggy revision \(textkit-1\): pass the project's repository/);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  }, 600_000);
 });
