@@ -3,7 +3,8 @@
 // program file the developers' fix changes, the test file of the same package named after it (Foo.java → FooTest.java,
 // TestFoo.java, FooTests.java). A later commit is one on a branch (refs/heads/*) that is neither the buggy, the history
 // nor the fix commit nor an ancestor of one — the history after the fix (Defects4J's bundles hold none: nothing after
-// the buggy revision is imported, so no later commit can leak the fix). Commits that descend from the fix come first,
+// the buggy revision is imported, so no later commit can leak the fix: with the project's real repository on disk,
+// projectHistory reads the later commits from it instead). Commits that descend from the fix come first,
 // then the others, each group oldest first (nearest the fix); each distinct content a later commit writes into a test file
 // is one revision (a content one of its parents has, or the buggy or fixed tree has, is none).
 import type { BugSpec } from '../contracts/bug.ts';
