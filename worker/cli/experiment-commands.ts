@@ -27,13 +27,19 @@ async function readSpecFile(path: string): Promise<unknown> {
 }
 
 /** An experiment's record and report, as `report` and `export` read them. */
-async function loadReport(id: string) {
+async function loadReport(id: string, withPublished: readonly string[] = []) {
   const lab = await openNodeLab();
   const { experiments } = lab;
   const [{ parseExperimentSpec }, { buildReport }] = await Promise.all([import('../contracts/experiment.ts'), import('../experiments/report.ts')]);
-  const record = await experiments.get(id);
-  const spec = parseExperimentSpec(record.spec, `experiment ${id}`);
-  const cells = [...(await experiments.store.cells(id)).values()];
+  let record = await experiments.get(id);
+  let spec = parseExperimentSpec(record.spec, `experiment ${id}`);
+  let cells = [...(await experiments.store.cells(id)).values()];
+  if (withPublished.length) {
+    // published variants join as variants of the experiment (docs/formats/published.md): the same metrics and tests
+    const [{ listTrajectoryHeaders }, { publishedRunsOf, withPublishedVariant }] = await Promise.all([import('../records/persistence.ts'), import('../experiments/published-variant.ts')]);
+    const headers = await listTrajectoryHeaders(lab.platform.records);
+    for (const variant of withPublished) ({ experiment: record, spec, cells } = withPublishedVariant({ experiment: record, spec, cells }, variant, publishedRunsOf(headers, variant)));
+  }
   const trajectory = lab.trajectory;
   return { record, report: await buildReport(record, spec, cells, trajectory, await lab.reportAnalyses()), trajectory };
 }
@@ -260,13 +266,14 @@ export function registerExperimentCommands(program: Command): void {
     .option('--md', 'print Markdown tables')
     .option('--html', 'one self-contained HTML file (tables, charts, every run; opens offline from file://; docs/formats/report.md)')
     .option('--out <file>', 'write there instead of stdout')
-    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean; html?: boolean; table: string; out?: string }) => {
+    .option('--with-published <variant...>', 'put imported published results beside the variants (repairlab published import; docs/formats/published.md)')
+    .action(async (id: string, opts: { json?: boolean; csv?: boolean; md?: boolean; html?: boolean; table: string; out?: string; withPublished?: string[] }) => {
       const formats = (['json', 'csv', 'md', 'html'] as const).filter((f) => opts[f]);
       if (formats.length > 1) throw new Error(`${formats.map((f) => `--${f}`).join(' and ')}: choose one output format.`);
       const { CSV_TABLES } = await import('../experiments/report.ts');
       const table = CSV_TABLES.find((t) => t === opts.table);
       if (!table) throw new Error(`--table ${opts.table}: not a table; use one of ${CSV_TABLES.join(', ')}.`);
-      const { record, report, trajectory } = await loadReport(id);
+      const { record, report, trajectory } = await loadReport(id, opts.withPublished);
       const { reportCsv, reportMarkdown, reportText } = await import('../experiments/report.ts');
       let text: string;
       if (opts.html) text = (await (await import('../experiments/report-files.ts')).experimentFile({ experiment: record, report, trajectory }, 'html')).text;

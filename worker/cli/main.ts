@@ -17,6 +17,7 @@ import { registerExperimentCommands } from './experiment-commands.ts';
 import { registerPoolCommands } from './pool-commands.ts';
 import { registerShareCommands } from './share-commands.ts';
 import { registerReviewCommands } from './review-commands.ts';
+import { registerPublishedCommands } from './published-commands.ts';
 import { registerStatsCommand } from './stats-command.ts';
 import { setRunnerAdviceSurface } from '../runner-client/runner-errors.ts';
 
@@ -330,6 +331,7 @@ registerExperimentCommands(program);
 registerPoolCommands(program);
 registerShareCommands(program);
 registerReviewCommands(program);
+registerPublishedCommands(program);
 registerStatsCommand(program);
 
 /**

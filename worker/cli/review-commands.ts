@@ -8,13 +8,27 @@ import type { LabelValue } from '../contracts/patch-labels.ts';
 import type { ReviewItem } from '../experiments/review-queue.ts';
 import type { ReviewTarget } from '../experiments/review-api.ts';
 import type { Agreement } from '../experiments/label-agreement.ts';
-import { openNodeLab } from './node-lab.ts';
-import { oneOf, print } from './flags.ts';
+import type { PatchEvidence } from '../contracts/patch-evidence.ts';
+import { openNodeLab, withRunner } from './node-lab.ts';
+import { oneOf, print, wholeNumber } from './flags.ts';
 
 const KEYS: Record<string, LabelValue> = { c: 'correct', o: 'overfitting', u: 'unsure' };
 
 function targetOf(target: string, opts: { runs?: boolean }): ReviewTarget {
   return opts.runs ? { runIds: target.split(',').map((s) => s.trim()).filter(Boolean) } : { experimentId: target };
+}
+
+/**
+ * Evidence lines beside an item (never a label): "later tests of FooTest @ abc1234: fix passes 12, candidate fails 2:
+ * testX, testY". The same words as overfitting-evidence.ts evidenceLine, kept here so the CLI's start-up loads no engine.
+ */
+function evidenceLines(evidence: PatchEvidence[] | undefined, indent = '  '): string[] {
+  return (evidence ?? []).map((e) => {
+    const where = `later tests of ${e.testClass.split('.').pop()} @ ${e.commit.slice(0, 7)}${e.afterFix ? '' : ' (a branch beside the fix)'}`;
+    if (e.status === 'not-applicable') return `${indent}${where}: not applicable — ${e.reason ?? 'does not compile against the fix'}`;
+    const fails = e.candidateFails.map((f) => f.id.split('::')[1] ?? f.id);
+    return `${indent}${where}: fix passes ${e.fixPasses}, candidate fails ${fails.length}${fails.length ? `: ${fails.join(', ')}` : ''}${e.fixFails.length ? ` (the fix fails ${e.fixFails.length} of its own)` : ''}`;
+  });
 }
 
 function itemText(item: ReviewItem, index: number, total: number): string {
@@ -27,6 +41,7 @@ function itemText(item: ReviewItem, index: number, total: number): string {
     `fault lines (developers' fix): ${faults}`,
     `passing tests: ${item.passingTests.length ? item.passingTests.join(', ') : '—'}`,
     `labels so far: ${labels}${item.resolved ? ` · resolved: ${item.resolved.label} by ${item.resolved.by}` : ''}`,
+    ...(item.evidence?.length ? ['evidence (not a label):', ...evidenceLines(item.evidence)] : []),
     '── candidate patch',
     item.patch.trimEnd(),
     "── developers' fix",
@@ -97,7 +112,10 @@ export function registerReviewCommands(program: Command): void {
       if (!opts.rater) {
         print(!!opts.json, queue, () =>
           [`${queue.items.length} patch${queue.items.length === 1 ? '' : 'es'} to review (${queue.unlabelled} without a label the metrics count); ${queue.decidedRuns} plausible run${queue.decidedRuns === 1 ? '' : 's'} decided by exact or AST match`,
-            ...queue.items.map((it) => `${it.bugId} ${it.patchKey}  ${it.runs.length} run${it.runs.length === 1 ? '' : 's'}  ${it.label ?? 'unlabelled'}  ${it.raterLabels.map((l) => `${l.rater}:${l.label}`).join(' ')}`)].join('\n'),
+            ...queue.items.flatMap((it) => [
+              `${it.bugId} ${it.patchKey}  ${it.runs.length} run${it.runs.length === 1 ? '' : 's'}  ${it.label ?? 'unlabelled'}  ${it.raterLabels.map((l) => `${l.rater}:${l.label}`).join(' ')}`,
+              ...(it.evidence?.length ? [`  evidence (not a label):`, ...evidenceLines(it.evidence, '    ')] : []),
+            ])].join('\n'),
         );
         return;
       }
@@ -107,6 +125,41 @@ export function registerReviewCommands(program: Command): void {
         await api.label({ bugId: item.bugId, patchKey: item.patchKey, rater, label, ...(note ? { note } : {}) });
       });
       console.log(`\n${rater}: ${done.labelled} labelled, ${done.skipped} left; ${queue.items.length - todo.length} labelled before.`);
+    });
+
+  review
+    .command('evidence <target>')
+    .description("the history-aware overfitting check: each queue item's candidate and the developers' fix run against later revisions of the bug's test classes from its real history (after the fix); stored beside the item as evidence, never as a label (docs/formats/labels.md)")
+    .option('--runs', '<target> is a comma-separated list of run ids')
+    .option('--bug <id>', "only this bug's items")
+    .option('--revisions <n>', 'later revisions per test file (default 3)')
+    .option('--history-repo <dir>', "the project's real git repository (a work tree or a bare mirror): later revisions come from its branches instead of the bug's bundle — Defects4J bundles stop at the buggy revision, so their bugs get evidence only with it")
+    .option('--runner <url>', 'runner URL (default: start one in this process)')
+    .option('--token <token>', 'runner token')
+    .option('--json', 'print the evidence as JSON')
+    .action(async (target: string, opts: { runs?: boolean; bug?: string; revisions?: string; historyRepo?: string; runner?: string; token?: string; json?: boolean }) => {
+      const revisions = opts.revisions === undefined ? undefined : wholeNumber('--revisions', opts.revisions);
+      // Node only, loaded with the command: a session on the on-disk repository (an error names a directory that is none)
+      const historyRepo = opts.historyRepo ? (await import('./on-disk-repo.ts')).openOnDiskRepo(opts.historyRepo) : undefined;
+      const api = await (await openNodeLab()).review();
+      const done = await withRunner(opts, (runner) =>
+        api.computeEvidence(targetOf(target, opts), {
+          runner,
+          ...(opts.bug ? { bugId: opts.bug } : {}),
+          ...(revisions !== undefined ? { revisions } : {}),
+          ...(historyRepo ? { historyRepo } : {}),
+          ...(opts.json ? {} : { onProgress: (m: string) => console.error(m) }),
+        }),
+      );
+      print(!!opts.json, done, () => {
+        const byItem = new Map<string, PatchEvidence[]>();
+        for (const e of done.evidence) byItem.set(`${e.bugId} ${e.patchKey}`, [...(byItem.get(`${e.bugId} ${e.patchKey}`) ?? []), e]);
+        return [
+          `evidence for ${done.items} item${done.items === 1 ? '' : 's'} (not labels):`,
+          ...[...byItem].flatMap(([key, es]) => [key, ...evidenceLines(es)]),
+          ...(done.items > byItem.size ? [`${done.items - byItem.size} item${done.items - byItem.size === 1 ? '' : 's'} without a later revision of their test classes in the ${opts.historyRepo ? `history of ${opts.historyRepo}` : 'stored history (a Defects4J bug needs --history-repo <the project\'s repository>)'}`] : []),
+        ].join('\n');
+      });
     });
 
   review

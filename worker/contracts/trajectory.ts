@@ -139,6 +139,33 @@ export const Outcome = z.object({
 });
 export type Outcome = z.infer<typeof Outcome>;
 
+/** Formats of published results `repairlab published import` reads (docs/formats/published.md). */
+export const PublishedFormat = z.enum(['hafix-repairagent', 'repairagent', 'hafix', 'hafix-birch']);
+export type PublishedFormat = z.infer<typeof PublishedFormat>;
+
+export const PublishedOrigin = z.object({
+  format: PublishedFormat,
+  /** the external variant's name, as an experiment report shows it */
+  variant: z.string(),
+  /** the file read, as given */
+  file: z.string(),
+  /** the bug's id in the publication (Cli_11), beside the run's bug id (Cli-11) */
+  sourceBugId: z.string(),
+  /** position of this patch among the bug's published patches (0-based) */
+  entry: z.number().int().nonnegative(),
+  /** what produced the patch, in the publication's words (RepairAgent: write_fix or mutant; HAFixAgent: its history setting) */
+  source: z.string(),
+  /** the authors' verdict: plausible (RepairAgent's plausible_patches, HAFixAgent's success, BIRCH's pass) */
+  publishedPlausible: z.boolean(),
+  /** true: the patch was re-validated on the runner (the outcome is RepairLab's verdict) */
+  revalidated: z.boolean(),
+  /** our verdict equals the published one (null: not re-validated) */
+  agreement: z.boolean().nullable(),
+  /** the publication's own figures for this entry (attempt rows, cost, steps, …), as read */
+  info: z.record(z.string(), z.unknown()).default({}),
+});
+export type PublishedOrigin = z.infer<typeof PublishedOrigin>;
+
 export const Trajectory = z.object({
   schemaVersion: z.literal(TRAJECTORY_SCHEMA_VERSION),
   kind: z.literal('repairlab-trajectory'),
@@ -193,6 +220,13 @@ export const Trajectory = z.object({
     .optional(),
   /** set when the record was converted from another tool's trajectory file (stored as a run: worker/records/trajectory-import.ts) */
   imported: z.object({ format: z.enum(['mini-swe-agent', 'swe-agent']), file: z.string(), info: z.record(z.string(), z.unknown()) }).optional(),
+  /**
+   * set on a patch-only run made of a published result (`repairlab published import`, docs/formats/published.md): the
+   * external variant it belongs to, where it came from, the verdict the authors published and whether RepairLab's
+   * re-validation (the outcome) agrees with it. `revalidated: false`: nothing to re-validate (no patch was published,
+   * as in BIRCH's CSV) — the outcome then carries the published verdict as it is.
+   */
+  published: PublishedOrigin.optional(),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
 

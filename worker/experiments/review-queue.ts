@@ -4,6 +4,7 @@
 // patch passed in its re-check, and the labels so far. docs/formats/labels.md.
 import type { FaultLocation } from '../contracts/bug.ts';
 import type { LabelSet, LabelValue, RaterLabel, ResolvedLabel } from '../contracts/patch-labels.ts';
+import type { PatchEvidence } from '../contracts/patch-evidence.ts';
 import type { Trajectory } from '../contracts/trajectory.ts';
 import { faultLocalizationFromDiff } from '../diff/fix-locations.ts';
 import { patchKey } from '../diff/normalised-patch.ts';
@@ -36,6 +37,8 @@ export interface ReviewItem {
   resolved?: ResolvedLabel;
   /** the label the metrics count: the resolution, else the raters' common label */
   label?: LabelValue;
+  /** stored evidence beside the item (later revisions of its tests, `review evidence`): never a label */
+  evidence?: PatchEvidence[];
 }
 
 export interface ReviewQueue {

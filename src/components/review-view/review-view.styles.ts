@@ -10,4 +10,8 @@ export const reviewViewStyles = css`
   .label-correct { color: var(--ok); }
   .label-overfitting { color: var(--bad); }
   .label-unsure { color: var(--warn); }
+  .evidence { border-left: 3px solid var(--warn); padding-left: var(--space-2); }
+  .evidence-overfitting-evidence { color: var(--bad); }
+  .evidence-no-difference { color: var(--ok); }
+  .evidence-not-applicable { color: var(--warn); }
 `;

@@ -7,6 +7,7 @@ import { getEngine } from '../../engine-client.ts';
 import { panelStyles, tableStyles } from '../shared-styles.ts';
 import '../diff-view/diff-view.ts';
 import { reviewViewStyles } from './review-view.styles.ts';
+import { evidenceRows } from './evidence-rows.ts';
 
 const KEYS: Record<string, LabelValue> = { c: 'correct', o: 'overfitting', u: 'unsure' };
 const RATER_KEY = 'repairlab.rater.v1';
@@ -15,7 +16,8 @@ const RATER_KEY = 'repairlab.rater.v1';
  * @summary The review queue: an experiment's plausible patches no exact or AST match decides, labelled by named raters.
  *
  * One item per (bug, normalised patch), every run ending with it listed; the candidate beside the developers' fix, the
- * fault lines, the tests the patch passed. Keyboard, with focus on the item: c correct, o overfitting, u unsure (the
+ * fault lines, the tests the patch passed, and the stored evidence of `repairlab review evidence` (later revisions of the
+ * bug's test classes run on the candidate and the fix), read-only and titled "Evidence (not a label)". Keyboard, with focus on the item: c correct, o overfitting, u unsure (the
  * note field's text goes with the label), j/k next and previous. Below: the agreement between raters and the
  * disagreements, each with a resolution (docs/formats/labels.md).
  *
@@ -163,6 +165,7 @@ export class RlReviewView extends LitElement {
           <div><h4>Candidate patch</h4><rl-diff-view .diff=${item.patch}></rl-diff-view></div>
           <div><h4>Developers' fix</h4><rl-diff-view .diff=${item.developerPatch}></rl-diff-view></div>
         </div>
+        ${this.renderEvidence(item)}
         <p data-testid="review-labels">Labels: ${item.raterLabels.map((l) => html`<span class=${`label-${l.label}`}>${l.rater}: ${l.label}${l.note ? ` (${l.note})` : ''}</span> `)}${item.raterLabels.length ? nothing : 'none'}${item.label ? html` · counted: <b>${item.label}</b>` : nothing}${mine ? html` · yours: ${mine.label}` : nothing}</p>
         <label>Note <input data-testid="review-note" .value=${this.note} @input=${(e: Event) => (this.note = (e.target as HTMLInputElement).value)} placeholder="why (optional)" /></label>
         <div class="keys">
@@ -173,6 +176,20 @@ export class RlReviewView extends LitElement {
           <button @click=${() => (this.index = Math.min(q.items.length - 1, this.index + 1))}>Next <kbd>j</kbd></button>
         </div>
       </div>`;
+  }
+
+  private renderEvidence(item: ReviewQueue['items'][number]) {
+    const rows = evidenceRows(item.evidence);
+    return html`<section class="evidence" data-testid="review-evidence" aria-label="Evidence (not a label)">
+      <h4>Evidence (not a label)</h4>
+      ${rows.length
+        ? html`<p class="muted">Later revisions of the bug's test classes from its history, run on the candidate and on the developers' fix. They help you judge; they label nothing.</p>
+            <table><thead><tr><th>later tests</th><th>commit</th><th>result</th><th>tests the fix passes and the candidate does not</th></tr></thead><tbody>
+              ${rows.map((r) => html`<tr data-kind=${r.kind} data-commit=${r.commit}><td><code>${r.where}</code></td><td>${r.subject}${r.afterFix ? nothing : html` <span class="muted">(a branch beside the fix)</span>`}</td>
+                <td class=${`evidence-${r.kind}`}>${r.summary}</td><td>${r.details.length ? r.details.map((d) => html`<div><code>${d}</code></div>`) : '—'}</td></tr>`)}
+            </tbody></table>`
+        : html`<p class="muted">None stored: <code>repairlab review evidence &lt;experiment&gt;</code> runs later revisions of the bug's test classes on this patch and the fix.</p>`}
+    </section>`;
   }
 
   private renderAgreement(a: Agreement) {
