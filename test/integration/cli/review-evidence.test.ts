@@ -13,12 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRecordStore } from '../../../worker/platform/node.ts';
-import { storeRecorder } from '../../../worker/records/persistence.ts';
 import { ExperimentStore } from '../../../worker/experiments/experiment-store.ts';
 import { EXPERIMENT_SCHEMA_VERSION } from '../../../worker/contracts/experiment.ts';
-import { parseTrajectory } from '../../../worker/contracts/trajectory.ts';
 import type { PatchEvidence } from '../../../worker/contracts/patch-evidence.ts';
-import { scriptedRun, SCRIPTS } from '../../unit/experiments/metrics/runs.ts';
+import { recordPlausibleRuns } from './plausible-runs.ts';
 import { useRunManagerHome } from '../../helpers/run-manager-home.ts';
 import { buildLaterHistory } from '../../helpers/later-history.ts';
 
@@ -56,16 +54,7 @@ beforeAll(async () => {
   const [imported] = await lab.engine().importFiles([{ name: 'textkit.bundle', bytes: new Uint8Array(readFileSync(built.bundle)) }]);
   expect(imported?.ok, imported?.message).toBe(true);
   const records = createNodeRecordStore(join(home, 'records'));
-  const record = storeRecorder(records);
-  const runIds: string[] = [];
-  for (const patch of [variantOf(OVERFIT), variantOf(SAME)]) {
-    const t = structuredClone(await scriptedRun(SCRIPTS.fix));
-    t.bug = { ...t.bug, id: 'textkit-1', library: 'textkit' };
-    t.outcome = { ...t.outcome!, status: 'plausible', plausible: true, finalPatch: patch, recheck: { ...t.outcome!.recheck!, tests: [{ id: 'org.repairlab.textkit.StringsTest::truncateKeepsStringThatFitsExactly', status: 'pass', durationMs: 3 }] } };
-    const parsed = parseTrajectory(t);
-    await record(parsed);
-    runIds.push(parsed.runId);
-  }
+  const runIds = await recordPlausibleRuns(records, [variantOf(OVERFIT), variantOf(SAME)]);
   const now = new Date(0).toISOString();
   const expSpec = { schemaVersion: 1, bugs: ['textkit-1'], variants: [{ name: 'a', preset: 'oneshot', variants: [], overrides: {} }], samples: 2, model: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'm' } };
   await records.put('experiments', ID, { schemaVersion: EXPERIMENT_SCHEMA_VERSION, kind: 'repairlab-experiment', id: ID, createdAt: now, updatedAt: now, status: 'finished', spec: expSpec, bugs: [{ id: 'textkit-1', category: 'SL' }], runnerOfBug: { 'textkit-1': 0 }, cells: 2, wallMsBefore: 0 });

@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRecordStore } from '../../../worker/platform/node.ts';
-import { storeRecorder } from '../../../worker/records/persistence.ts';
 import { ExperimentStore } from '../../../worker/experiments/experiment-store.ts';
 import { EXPERIMENT_SCHEMA_VERSION } from '../../../worker/contracts/experiment.ts';
-import { parseTrajectory } from '../../../worker/contracts/trajectory.ts';
-import { scriptedRun, SCRIPTS } from '../../unit/experiments/metrics/runs.ts';
+import { recordPlausibleRuns } from './plausible-runs.ts';
 
 const ID = 'exp-review-1';
 let home: string;
@@ -35,17 +33,8 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'review-cli-'));
   truth = (JSON.parse(await readFile('public/benchmarks/bugs/textkit-1.json', 'utf8')) as { groundTruth: { patch: string } }).groundTruth.patch;
   const records = createNodeRecordStore(join(home, 'records'));
-  const record = storeRecorder(records);
   const patches = [truth, variantOf('if (!(s.length() > maxLength)) {'), variantOf('if (maxLength >= s.length()) {'), variantOf('if (!(s.length() > maxLength)) {', true)];
-  const runIds: string[] = [];
-  for (const patch of patches) {
-    const t = structuredClone(await scriptedRun(SCRIPTS.fix));
-    t.bug = { ...t.bug, id: 'textkit-1', library: 'textkit' };
-    t.outcome = { ...t.outcome!, status: 'plausible', plausible: true, finalPatch: patch, recheck: { ...t.outcome!.recheck!, tests: [{ id: 'org.repairlab.textkit.StringsTest::truncateKeepsStringThatFitsExactly', status: 'pass', durationMs: 3 }] } };
-    const parsed = parseTrajectory(t);
-    await record(parsed);
-    runIds.push(parsed.runId);
-  }
+  const runIds = await recordPlausibleRuns(records, patches);
   const now = new Date(0).toISOString();
   const spec = { schemaVersion: 1, bugs: ['textkit-1'], variants: [{ name: 'a', preset: 'oneshot', variants: [], overrides: {} }, { name: 'b', preset: 'oneshot', variants: [], overrides: {} }], samples: 2, model: { provider: 'custom', baseURL: 'http://127.0.0.1:9/v1', model: 'm' } };
   await records.put('experiments', ID, { schemaVersion: EXPERIMENT_SCHEMA_VERSION, kind: 'repairlab-experiment', id: ID, createdAt: now, updatedAt: now, status: 'finished', spec, bugs: [{ id: 'textkit-1', category: 'SL' }], runnerOfBug: { 'textkit-1': 0 }, cells: 4, wallMsBefore: 0 });
