@@ -24,7 +24,7 @@ step vitest npx vitest run --reporter=default --reporter=json --outputFile="$res
 # depend on the backend. scripts/docker-sandbox.sh gets an engine and the image where it can; where it cannot (exit 3:
 # not root, no apt), the closing lines say the docker backend was not tested, and why.
 DOCKER_TESTS=()
-for t in hostile hostile-baseline hostile-globals containment test-edits project-security-manager environment-faithful; do DOCKER_TESTS+=("test/integration/runner/$t.test.ts"); done
+for t in hostile hostile-baseline hostile-globals containment test-edits project-security-manager environment-faithful linked-jars; do DOCKER_TESTS+=("test/integration/runner/$t.test.ts"); done
 echo "=== docker-sandbox"
 bash scripts/docker-sandbox.sh 2>"$results/docker-sandbox.err"
 case $? in

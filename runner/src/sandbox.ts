@@ -5,7 +5,7 @@
 // commands, request files and javac diagnostics need no translation.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chown, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -311,6 +311,13 @@ class DockerSandbox implements Sandbox {
     private readonly dataBytes: number,
   ) {}
 
+  /** where project-settings.ts keeps the uploaded jars; made here first, so that Docker does not make it root's */
+  private jarsDir(): string {
+    const dir = path.join(this.dataDir, 'jars');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    return dir;
+  }
+
   private container(group: string, cmd: SandboxCommand): Promise<string> {
     // one container per snapshot and set of resolvable names: a container's /etc/hosts is fixed when it starts
     const hosts = [...new Set(cmd.resolvableHosts ?? [])].sort();
@@ -318,15 +325,18 @@ class DockerSandbox implements Sandbox {
     let c = this.containers.get(key);
     if (!c) {
       const name = `${this.prefix}-${group.slice(0, 12)}${hosts.length ? `-h${this.containers.size}` : ''}`;
+      const jars = this.jarsDir();
       c = runCapture(
         [
           'docker', 'run', '-d', '--rm', '--name', name,
           ...dockerRunFlags(this.memoryMb, cmd.limits.nproc),
           // names the tests resolve, at an address nothing answers on (the container has no network either)
           ...hosts.flatMap((h) => ['--add-host', `${h}:${UNREACHABLE_ADDRESS}`]),
-          // snapshots and the harness read-only; only the work directories are writable
+          // snapshots, the harness and the layouts' uploaded jars read-only; only the work directories are writable
+          // (without the jars a layout's `jars` were missing in the container: javac "package … does not exist")
           '-v', `${path.join(this.dataDir, 'trees')}:${path.join(this.dataDir, 'trees')}:ro`,
           '-v', `${path.join(this.dataDir, 'harness')}:${path.join(this.dataDir, 'harness')}:ro`,
+          '-v', `${jars}:${jars}:ro`,
           '-v', `${path.join(this.dataDir, 'work')}:${path.join(this.dataDir, 'work')}`,
           DOCKER_IMAGE, 'sleep', 'infinity',
         ],
