@@ -6,7 +6,7 @@ import type { BugCategory } from '../contracts/bug.ts';
 import type { CellRecord } from '../contracts/experiment.ts';
 import type { CategoryKey, CellRow } from './metrics/index.ts';
 import { CATEGORIES } from './metrics/index.ts';
-import { bonferroni, cochranQ, friedman, holm, mcnemar, pairwiseMcNemar, StatisticsInputError, wilcoxon } from './statistics/index.ts';
+import { bonferroni, cochranQ, friedman, holm, mcnemar, median, pairwiseMcNemar, StatisticsInputError, wilcoxon } from './statistics/index.ts';
 
 /** Cell statuses whose run is a sample of the agent (an infrastructure error or a cell not run says nothing about it). */
 export const COUNTED_STATUSES = ['plausible', 'not-plausible', 'budget'] as const;
@@ -96,13 +96,6 @@ function read(pvalue: number, alpha: number, what: string): { significant: boole
 }
 
 const notComputed = (why: string): Reading => ({ statistic: null, pvalue: null, significant: null, reading: `not computed: ${why}` });
-
-const median = (xs: number[]): number | null => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 export function statisticsTable(input: StatisticsInput): StatisticsTable {
   const categories: CategoryKey[] = ['all', ...CATEGORIES.filter((c) => [...input.categories.values()].includes(c))];

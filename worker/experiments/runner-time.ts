@@ -7,6 +7,7 @@
 import type { Trajectory } from '../contracts/trajectory.ts';
 import type { ExperimentSpec } from '../contracts/experiment.ts';
 import type { ExperimentEstimate } from './experiment-estimate.ts';
+import { median } from './statistics/median.ts';
 
 /** what the estimate assumes for a validation when nothing was measured (labelled as such wherever it is used) */
 export const DEFAULT_VALIDATION_MS = 30_000;
@@ -40,13 +41,7 @@ export function measureValidationTimes(runs: Iterable<Measured>, source: string)
   }
   const perProject: Record<string, ProjectTimes> = {};
   for (const [project, ms] of [...byProject].sort((a, b) => a[0].localeCompare(b[0]))) {
-    const sorted = [...ms].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    perProject[project] = {
-      n: ms.length,
-      meanMs: ms.reduce((s, x) => s + x, 0) / ms.length,
-      medianMs: sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
-    };
+    perProject[project] = { n: ms.length, meanMs: ms.reduce((s, x) => s + x, 0) / ms.length, medianMs: median(ms)! };
   }
   return { source, perProject };
 }

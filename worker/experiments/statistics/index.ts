@@ -10,3 +10,4 @@ export { adjustPValues, bonferroni, holm, type Adjustment } from './adjust.ts';
 export { chiSquareSurvival } from './chi-square.ts';
 export { pairwiseMcNemar, pairwiseWilcoxon, type PairwiseComparison } from './pairwise.ts';
 export { cohenKappa, fleissKappa, type KappaResult } from './kappa.ts';
+export { median } from './median.ts';
