@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBugList, parseTestList, removeTestMethod } from '../../../worker/node/defects4j/defects4j-import.ts';
+import { parseBugList, parseTestList, emptyTestMethod } from '../../../worker/node/defects4j/defects4j-import.ts';
 
 describe('Defects4J importer helpers', () => {
   it('parses bug lists with ranges', () => {
@@ -34,7 +34,7 @@ describe('Defects4J importer helpers', () => {
       '}',
       '',
     ].join('\n');
-    const edited = removeTestMethod(source, 'broken')!;
+    const edited = emptyTestMethod(source, 'broken')!;
     // an empty test in its place, as Defects4J's rm_broken_tests.pl leaves it; the timeout and the body are gone
     expect(edited).toContain('    @org.junit.Test\n    public void broken() {} // Defects4J: a broken test, emptied as rm_broken_tests.pl does\n');
     expect(edited).not.toContain('timeout');
@@ -43,14 +43,14 @@ describe('Defects4J importer helpers', () => {
     expect(edited).toContain('public void keep()');
     expect(edited).toContain('public void testBrokenToo()');
     expect(edited.split('{').length).toBe(edited.split('}').length);
-    expect(removeTestMethod(source, 'missing')).toBeNull();
+    expect(emptyTestMethod(source, 'missing')).toBeNull();
   });
 
   it("leaves a JUnit 3 class whose only test is broken with a test, so JUnit's TestSuite reports no warning (JacksonDatabind-60)", () => {
     const source = ['public class TestJava7Types extends BaseMapTest', '{', '    public void testPathRoundtrip() throws Exception', '    {', '        fail("{");', '    }', '}', ''].join('\n');
-    const edited = removeTestMethod(source, 'testPathRoundtrip')!;
+    const edited = emptyTestMethod(source, 'testPathRoundtrip')!;
     expect(edited).toBe(['public class TestJava7Types extends BaseMapTest', '{', '    public void testPathRoundtrip() {} // Defects4J: a broken test, emptied as rm_broken_tests.pl does', '}', ''].join('\n'));
     const jupiter = ['import org.junit.jupiter.api.Test;', 'class T {', '  @Test', '  void x() { throw new Error(); }', '}', ''].join('\n');
-    expect(removeTestMethod(jupiter, 'x')).toContain('  @org.junit.jupiter.api.Test\n  public void x() {}');
+    expect(emptyTestMethod(jupiter, 'x')).toContain('  @org.junit.jupiter.api.Test\n  public void x() {}');
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * Replaces test method `method` (with its annotations and Javadoc) in Java source by an empty test of the same name,
  * `@Test` kept when it had one (JUnit 4 or 5, by the import the file uses); null when not found.
  */
-export function removeTestMethod(source: string, method: string): string | null {
+export function emptyTestMethod(source: string, method: string): string | null {
   const signature = new RegExp(`^[ \\t]*(?:(?:public|protected|private|static|final|synchronized)\\s+)*void\\s+${method.replace(/\$/g, '\\$')}\\s*\\(`, 'm');
   const match = signature.exec(source);
   if (!match) return null;
@@ -48,20 +48,20 @@ export function removeTestMethod(source: string, method: string): string | null 
   return source.slice(0, start) + dummy + source.slice(end);
 }
 
-export function removeBrokenTests(root: string, testDir: string, tests: string[]): { removed: string[]; unmatched: string[] } {
-  const removed: string[] = [];
+export function emptyBrokenTests(root: string, testDir: string, tests: string[]): { emptied: string[]; unmatched: string[] } {
+  const emptied: string[] = [];
   const unmatched: string[] = [];
   for (const test of tests) {
     const [cls, method] = test.split('::') as [string, string];
     const file = join(root, testDir, cls.replace(/\$.*$/, '').replace(/\./g, '/') + '.java');
     // latin1 round-trips every byte: sources in ISO-8859-1 (Lang) or UTF-8 come back unchanged but for the cut
     const source = existsSync(file) ? readFileSync(file, 'latin1') : null;
-    const edited = source === null ? null : removeTestMethod(source, method);
+    const edited = source === null ? null : emptyTestMethod(source, method);
     if (edited === null) unmatched.push(test);
     else {
       writeFileSync(file, edited, 'latin1');
-      removed.push(test);
+      emptied.push(test);
     }
   }
-  return { removed, unmatched };
+  return { emptied, unmatched };
 }

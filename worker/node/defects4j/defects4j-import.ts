@@ -41,7 +41,7 @@ export function localeDataOf(project: string, triggerTests: string[], cldrAdapte
   return onCldr ? undefined : LOCALE_DATA[project];
 }
 import { classifyFix } from '../../diff/fix-classification.ts';
-import { removeBrokenTests } from './broken-tests.ts';
+import { emptyBrokenTests } from './broken-tests.ts';
 import { javaLevels, libJars, missingRevisionJars, outputDirs, parseExcludedTests, revisionClassPath, sourceEncoding, suiteFiles } from './build-env.ts';
 import { parseBugList, parseTestList, readActiveBugs, readDescriptions, readLayout, readOptional, type ActiveBug, type BugDescription } from './data.ts';
 import { commitTree, Defects4jImportError, extractTree, git, resolveGitDir, writeTree } from './git.ts';
@@ -54,7 +54,7 @@ import type { EnvironmentExclusionsFile } from '../../contracts/environment-excl
 
 export { Defects4jImportError } from './git.ts';
 export { parseBugList, parseTestList } from './data.ts';
-export { removeTestMethod } from './broken-tests.ts';
+export { emptyTestMethod } from './broken-tests.ts';
 
 export interface ImportDefects4jOptions {
   /** the project's git repository (Defects4J: project_repos/<name>.git), bare or with a work tree */
@@ -223,12 +223,12 @@ function importOne(
     const recipeOn = (dir: string) => postCheckout({ project: options.project, bugId: bug.id, revision: bug.fixedRevision, projectDir, dir, layout, encoding: encoding.encoding });
     const recipe = recipeOn(fixedDir);
     for (const s of recipe.steps) options.log?.(`${bugId}: ${s}`);
-    const { removed, unmatched } = removeBrokenTests(fixedDir, layout.test, broken);
+    const { emptied, unmatched } = emptyBrokenTests(fixedDir, layout.test, broken);
     const fixedTree = writeTree(gitDir, fixedDir);
     const buggyDir = join(work, 'buggy');
     step(bugId, bug.fixedRevision, `checking out the fixed revision ${bug.fixedRevision}`, () => extractTree(projectGitDir, at.fixed, buggyDir));
     recipeOn(buggyDir);
-    removeBrokenTests(buggyDir, layout.test, broken);
+    emptyBrokenTests(buggyDir, layout.test, broken);
     step(bugId, srcPatchPath, `patches/${bug.id}.src.patch does not apply to the fixed revision ${bug.fixedRevision}`, () =>
       git(['apply', '--whitespace=nowarn', '-p1', srcPatchPath], { cwd: buggyDir }),
     );
@@ -241,7 +241,7 @@ function importOne(
 
     const when = git(['log', '-1', '--format=%ct +0000', at.fixed], { gitDir: projectGitDir }).trim();
     const buggyCommit = commitTree(gitDir, buggyTree, at.buggy,
-      `Defects4J ${bugId}: buggy version\n\nFixed revision ${bug.fixedRevision} with the source patch reverted and ${removed.length} broken test(s) emptied.\n`, when);
+      `Defects4J ${bugId}: buggy version\n\nFixed revision ${bug.fixedRevision} with the source patch reverted and ${emptied.length} broken test(s) emptied.\n`, when);
     const fixedCommit = commitTree(gitDir, fixedTree, buggyCommit, `Defects4J ${bugId}: developer fix (ground truth)\n`, when);
     git(['update-ref', 'refs/heads/main', at.buggy], { gitDir });
     git(['update-ref', `refs/repairlab/bugs/${bugId}`, buggyCommit], { gitDir });
@@ -355,7 +355,7 @@ function importOne(
     git(['bundle', 'create', '--quiet', bundlePath, '--all'], { gitDir });
     const specPath = `bugs/${bugId}.json`;
     writeFileSync(join(outDir, specPath), JSON.stringify(spec, null, 2) + '\n');
-    return { spec, specPath, bundlePath, removedTests: removed, unmatchedTests: unmatched, commits };
+    return { spec, specPath, bundlePath, removedTests: emptied, unmatchedTests: unmatched, commits };
   } catch (error) {
     if (error instanceof Defects4jImportError && !error.message.startsWith(`${bugId}: `)) {
       throw new Defects4jImportError(`${bugId}: ${error.message}`, error.input, error.command, error.missingData);
